@@ -1,0 +1,20 @@
+// Python source for constant values: what repr() prints for the same value.
+#pragma once
+
+#include <string>
+
+#include "read/object.h"
+
+namespace unveil {
+
+// repr() of a constant as the running Python would print it: floats in the
+// shortest round-trip form ("1e+16", "0.1", "inf"), strings with Python's
+// quote choice and escapes, bytes as b'...', containers recursively.
+// Code objects print as "<code object NAME, file "FILE", line N>" without an
+// address; placeholders print as their name.
+std::string literal_repr(const Object& object);
+std::string float_repr(double value);
+std::string str_repr(std::string_view utf8);
+std::string bytes_repr(std::string_view bytes);
+
+}  // namespace unveil

@@ -1,0 +1,76 @@
+// A code object in one layout for every version 3.8–3.14.
+//
+// Versions store locals differently: ≤3.10 has co_varnames/co_cellvars/
+// co_freevars, 3.11+ has co_localsplusnames/co_localspluskinds. The reader
+// fills both views so later stages can use whichever the version's opcodes
+// index (see opcodes/version.h, LocalsLayout).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "read/object.h"
+
+namespace unveil {
+
+// co_localspluskinds bits (3.11+).
+enum LocalKind : std::uint8_t {
+  kLocalArgPos = 0x02,  // 3.14
+  kLocalArgKw = 0x04,   // 3.14
+  kLocalArgVar = 0x08,  // 3.14
+  kLocalHidden = 0x10,  // 3.12+
+  kLocalPlain = 0x20,
+  kLocalCell = 0x40,
+  kLocalFree = 0x80,
+};
+
+// co_flags bits.
+enum CodeFlag : std::uint32_t {
+  kCoOptimized = 0x1,
+  kCoNewLocals = 0x2,
+  kCoVarargs = 0x4,
+  kCoVarkeywords = 0x8,
+  kCoNested = 0x10,
+  kCoGenerator = 0x20,
+  kCoNoFree = 0x40,
+  kCoCoroutine = 0x80,
+  kCoIterableCoroutine = 0x100,
+  kCoAsyncGenerator = 0x200,
+  kCoHasDocstring = 0x4000000,  // 3.14
+  kCoMethod = 0x8000000,        // 3.14
+};
+
+struct CodeObject {
+  int version_minor = 0;  // 3.<minor> layout this object was read with
+
+  std::int32_t argcount = 0;
+  std::int32_t posonlyargcount = 0;
+  std::int32_t kwonlyargcount = 0;
+  std::int32_t nlocals = 0;  // stored ≤3.10; derived for 3.11+ (count of plain locals)
+  std::int32_t stacksize = 0;
+  std::uint32_t flags = 0;
+  std::int32_t firstlineno = 0;
+
+  std::string code;  // co_code bytes
+  std::vector<ObjectRef> consts;
+  std::vector<std::string> names;
+
+  // ≤3.10 fields; derived from localsplus for 3.11+.
+  std::vector<std::string> varnames;
+  std::vector<std::string> cellvars;
+  std::vector<std::string> freevars;
+  // 3.11+ fields; derived from the three lists above for ≤3.10.
+  std::vector<std::string> localsplusnames;
+  std::vector<std::uint8_t> localspluskinds;
+
+  std::string filename;
+  std::string name;
+  std::string qualname;  // 3.11+; equals `name` before
+
+  // co_lnotab (3.8–3.9), co_linetable (3.10, 3.11+ location table).
+  std::string linetable;
+  std::string exceptiontable;  // 3.11+
+};
+
+}  // namespace unveil
