@@ -1,0 +1,190 @@
+#include "read/code_layout.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+
+#include "support/error.h"
+
+namespace unveil::detail {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& message, std::size_t offset) {
+  throw Error(ErrorKind::CodeObject, message, offset);
+}
+
+// "a list", "an int", "None", "bytes": the subject of "co_names is ...".
+std::string describe(const Object& obj) {
+  if (obj.is<NoneValue>()) return "None";
+  std::string name = obj.type_name();
+  if (name == "bytes") return name;
+  bool vowel = std::string_view("aeiou").find(name[0]) != std::string_view::npos;
+  return (vowel ? "an " : "a ") + name;
+}
+
+const Object& present(const RawObjectField& field, const char* name) {
+  if (!field.value) fail(std::string(name) + " is missing", field.offset);
+  return *field.value;
+}
+
+class FieldReader {
+ public:
+  explicit FieldReader(const std::string& placeholder_prefix) : prefix_(placeholder_prefix) {}
+
+  std::string text(const RawObjectField& field, const char* name) const {
+    const Object& obj = present(field, name);
+    if (auto s = text_of(obj)) return *s;
+    fail(std::string(name) + " is " + describe(obj) + ", expected a str", field.offset);
+  }
+
+  std::string bytes(const RawObjectField& field, const char* name) const {
+    const Object& obj = present(field, name);
+    if (auto b = obj.as<BytesValue>()) return b->data;
+    fail(std::string(name) + " is " + describe(obj) + ", expected bytes", field.offset);
+  }
+
+  const std::vector<ObjectRef>& tuple(const RawObjectField& field, const char* name,
+                                      const char* expected) const {
+    const Object& obj = present(field, name);
+    if (auto t = obj.as<TupleValue>()) return t->items;
+    fail(std::string(name) + " is " + describe(obj) + ", expected " + expected, field.offset);
+  }
+
+  std::vector<std::string> str_tuple(const RawObjectField& field, const char* name) const {
+    const auto& items = tuple(field, name, "a tuple of str");
+    std::vector<std::string> out;
+    out.reserve(items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      auto s = text_of(*items[i]);
+      if (!s)
+        fail(std::string(name) + "[" + std::to_string(i) + "] is " + describe(*items[i]) +
+                 ", expected a str",
+             field.offset);
+      out.push_back(std::move(*s));
+    }
+    return out;
+  }
+
+ private:
+  // A str the reader replaced by a placeholder still names something here
+  // (an interned name shared with a constant): give its original text back.
+  std::optional<std::string> text_of(const Object& obj) const {
+    if (auto s = obj.as<StrValue>()) return s->utf8;
+    if (auto p = obj.as<PlaceholderValue>()) return prefix_ + std::to_string(p->index);
+    return std::nullopt;
+  }
+
+  const std::string& prefix_;
+};
+
+std::int32_t count(const RawIntField& field, const char* name) {
+  if (field.value < 0)
+    fail(std::string(name) + " is " + std::to_string(field.value) + ", expected a count >= 0",
+         field.offset);
+  return field.value;
+}
+
+// ≤3.10 stores the split view; build the 3.11-style merged one from it. An
+// argument that is also a cell appears once with kind LOCAL|CELL, as 3.11
+// would store it; other cells follow, then frees. The ≤3.10 opcodes index
+// the split lists, so this view is only for consumers that want one shape.
+void derive_localsplus(CodeObject& co) {
+  std::unordered_set<std::string_view> cells(co.cellvars.begin(), co.cellvars.end());
+  std::unordered_set<std::string_view> locals(co.varnames.begin(), co.varnames.end());
+  for (const auto& n : co.varnames) {
+    co.localsplusnames.push_back(n);
+    co.localspluskinds.push_back(cells.count(n) ? kLocalPlain | kLocalCell : kLocalPlain);
+  }
+  for (const auto& n : co.cellvars) {
+    if (locals.count(n)) continue;
+    co.localsplusnames.push_back(n);
+    co.localspluskinds.push_back(kLocalCell);
+  }
+  for (const auto& n : co.freevars) {
+    co.localsplusnames.push_back(n);
+    co.localspluskinds.push_back(kLocalFree);
+  }
+}
+
+// 3.11+ stores the merged view; split it the way CPython computes
+// co_varnames/co_cellvars/co_freevars/co_nlocals (by kind bit, so a name of
+// kind LOCAL|CELL is in both varnames and cellvars, and hidden locals count).
+void derive_split(CodeObject& co) {
+  for (std::size_t i = 0; i < co.localsplusnames.size(); ++i) {
+    const auto& n = co.localsplusnames[i];
+    std::uint8_t kind = co.localspluskinds[i];
+    if (kind & kLocalPlain) co.varnames.push_back(n);
+    if (kind & kLocalCell) co.cellvars.push_back(n);
+    if (kind & kLocalFree) co.freevars.push_back(n);
+  }
+  co.nlocals = std::int32_t(co.varnames.size());
+}
+
+void check_arguments(const CodeObject& co, const RawCode& raw, std::size_t names_offset,
+                     const char* names_field) {
+  if (co.posonlyargcount > co.argcount)
+    fail("co_posonlyargcount " + std::to_string(co.posonlyargcount) + " exceeds co_argcount " +
+             std::to_string(co.argcount),
+         raw.posonlyargcount.offset);
+  std::int64_t total = std::int64_t(co.argcount) + co.kwonlyargcount +
+                       ((co.flags & kCoVarargs) ? 1 : 0) + ((co.flags & kCoVarkeywords) ? 1 : 0);
+  if (total > std::int64_t(co.varnames.size()))
+    fail(std::string(names_field) + " holds " + std::to_string(co.varnames.size()) +
+             " local name(s), fewer than the " + std::to_string(total) + " argument(s)",
+         names_offset);
+}
+
+}  // namespace
+
+CodeObject build_code_object(const RawCode& raw, const VersionTraits& version,
+                             const std::string& placeholder_prefix) {
+  const FieldReader read(placeholder_prefix);
+  CodeObject co;
+  co.version_minor = version.minor;
+  co.argcount = count(raw.argcount, "co_argcount");
+  co.posonlyargcount = count(raw.posonlyargcount, "co_posonlyargcount");
+  co.kwonlyargcount = count(raw.kwonlyargcount, "co_kwonlyargcount");
+  co.stacksize = count(raw.stacksize, "co_stacksize");
+  co.flags = std::uint32_t(raw.flags.value);
+  co.firstlineno = raw.firstlineno.value;
+
+  co.code = read.bytes(raw.code, "co_code");
+  // Wordcode (3.6+): every instruction is a 2-byte unit.
+  if (co.code.size() % 2 != 0)
+    fail("co_code has odd length " + std::to_string(co.code.size()), raw.code.offset);
+  co.consts = read.tuple(raw.consts, "co_consts", "a tuple");
+  co.names = read.str_tuple(raw.names, "co_names");
+  co.filename = read.text(raw.filename, "co_filename");
+  co.name = read.text(raw.name, "co_name");
+
+  if (version.locals_layout == LocalsLayout::Split) {
+    co.nlocals = count(raw.nlocals, "co_nlocals");
+    co.varnames = read.str_tuple(raw.varnames, "co_varnames");
+    co.freevars = read.str_tuple(raw.freevars, "co_freevars");
+    co.cellvars = read.str_tuple(raw.cellvars, "co_cellvars");
+    co.qualname = co.name;
+    co.linetable = read.bytes(raw.linetable,
+                              version.line_table == LineTableFormat::Lnotab ? "co_lnotab"
+                                                                            : "co_linetable");
+    derive_localsplus(co);
+    check_arguments(co, raw, raw.varnames.offset, "co_varnames");
+  } else {
+    co.localsplusnames = read.str_tuple(raw.localsplusnames, "co_localsplusnames");
+    std::string kinds = read.bytes(raw.localspluskinds, "co_localspluskinds");
+    if (kinds.size() != co.localsplusnames.size())
+      fail("co_localspluskinds has " + std::to_string(kinds.size()) + " entries for " +
+               std::to_string(co.localsplusnames.size()) + " names in co_localsplusnames",
+           raw.localspluskinds.offset);
+    co.localspluskinds.assign(kinds.begin(), kinds.end());
+    co.qualname = read.text(raw.qualname, "co_qualname");
+    co.linetable = read.bytes(raw.linetable, "co_linetable");
+    co.exceptiontable = read.bytes(raw.exceptiontable, "co_exceptiontable");
+    derive_split(co);
+    check_arguments(co, raw, raw.localsplusnames.offset, "co_localsplusnames");
+  }
+  return co;
+}
+
+}  // namespace unveil::detail

@@ -1,0 +1,46 @@
+// Private to core/read: turning the raw fields of a marshalled code object
+// into a checked CodeObject with both locals views filled.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "opcodes/version.h"
+#include "read/code_object.h"
+#include "read/object.h"
+
+namespace unveil::detail {
+
+// A field as it came out of the stream, with the offset of its first byte so
+// that a type error can point at it.
+struct RawObjectField {
+  ObjectRef value;
+  std::size_t offset = 0;
+};
+struct RawIntField {
+  std::int32_t value = 0;
+  std::size_t offset = 0;
+};
+
+// Every field any supported layout stores; the reader fills those of its
+// version and leaves the others empty.
+struct RawCode {
+  std::size_t offset = 0;  // the 'c' type byte
+  RawIntField argcount, posonlyargcount, kwonlyargcount, nlocals, stacksize, flags, firstlineno;
+  RawObjectField code, consts, names;
+  RawObjectField varnames, freevars, cellvars;       // Split layout (≤3.10)
+  RawObjectField localsplusnames, localspluskinds;   // LocalsPlus layout (3.11+)
+  RawObjectField filename, name, qualname;           // qualname: 3.11+
+  RawObjectField linetable;                          // co_lnotab (3.8–3.9) / co_linetable
+  RawObjectField exceptiontable;                     // 3.11+
+};
+
+// Checks field types and counts and derives the view the version does not
+// store. Throws Error(ErrorKind::CodeObject, ..., offset of the bad field).
+//
+// `placeholder_prefix` lets str fields that the reader turned into
+// placeholders read back as their original text.
+CodeObject build_code_object(const RawCode& raw, const VersionTraits& version,
+                             const std::string& placeholder_prefix);
+
+}  // namespace unveil::detail
