@@ -1,0 +1,214 @@
+// Splitting DecodedCode into basic blocks and adding the edges that follow from
+// the instructions alone (⇄ the block structure CPython's flowgraph.c builds
+// before assembling). Handlers and their edges come from exception_regions.cpp.
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "cfg/builder.h"
+#include "support/error.h"
+
+namespace unveil::cfg {
+namespace {
+
+bool transfers_to_target(Flow f) {
+  return f == Flow::Jump || f == Flow::Branch || f == Flow::Setup || f == Flow::CallFinally;
+}
+
+// An instruction after which a new block must start: anything but a plain
+// fall-through, and POP_BLOCK, after which the handler changes (SETUP_* is a
+// Setup flow already).
+bool ends_block(const FlowInfo& f) {
+  return f.flow != Flow::Normal || f.action == BlockAction::PopBlock;
+}
+
+}  // namespace
+
+GraphBuilder::GraphBuilder(const DecodedCode& code) : code_(code) {
+  if (code.traits == nullptr) throw Error(ErrorKind::Decode, "cfg: decoded code has no version");
+  for (int op = 0; op < 256; ++op) {
+    const OpcodeInfo& info = code.traits->op(static_cast<std::uint8_t>(op));
+    if (info.known()) flows_[op] = flow_of(info.name);
+  }
+  graph_.code_ = &code;
+}
+
+Graph GraphBuilder::build() {
+  if (code_.instructions.empty()) {
+    throw Error(ErrorKind::Decode, "cfg: the code has no instructions, so no entry block", 0);
+  }
+  split_blocks();
+  add_static_successors();
+  if (code_.traits->has_exception_table()) {
+    assign_handlers_from_table();
+  } else {
+    assign_handlers_from_block_stack();
+  }
+  finish();
+  return std::move(graph_);
+}
+
+std::string GraphBuilder::describe(const Instruction& ins) const {
+  return std::string(ins.info ? ins.info->name : "?") + " at " + std::to_string(ins.offset);
+}
+
+std::size_t GraphBuilder::instruction_at_or_after(std::uint32_t offset) const {
+  const auto& ins = code_.instructions;
+  auto it = std::lower_bound(ins.begin(), ins.end(), offset,
+                             [](const Instruction& i, std::uint32_t v) { return i.offset < v; });
+  while (it != ins.end() && it->opcode == code_.traits->extended_arg) ++it;
+  return static_cast<std::size_t>(it - ins.begin());
+}
+
+BlockId GraphBuilder::block_at_offset(std::uint32_t offset, std::uint32_t from) const {
+  const auto& blocks = graph_.blocks_;
+  auto it = std::lower_bound(blocks.begin(), blocks.end(), offset,
+                             [](const Block& b, std::uint32_t v) { return b.begin < v; });
+  if (it == blocks.end() || it->begin != offset) {
+    throw Error(ErrorKind::Decode,
+                "cfg: control reaches offset " + std::to_string(offset) +
+                    ", which does not start an instruction",
+                from);
+  }
+  return it->id;
+}
+
+void GraphBuilder::split_blocks() {
+  const auto& ins = code_.instructions;
+  const std::uint8_t ext = code_.traits->extended_arg;
+  const std::uint32_t code_end = ins.back().end_offset;
+
+  // Leaders are marked by code unit of the first EXTENDED_ARG of the group.
+  std::vector<bool> leader(code_end / 2 + 1, false);
+  auto mark = [&](std::uint32_t offset) {
+    std::size_t i = instruction_at_or_after(offset);
+    if (i < ins.size()) leader[ins[i].start_offset / 2] = true;
+  };
+
+  for (const Instruction& in : ins) {
+    if (in.opcode == ext) continue;
+    const FlowInfo& f = flow(in);
+    if (transfers_to_target(f.flow)) {
+      if (!in.jump_target) {
+        throw Error(ErrorKind::Decode, "cfg: " + describe(in) + " has no jump target", in.offset);
+      }
+      mark(*in.jump_target);
+    } else if (in.jump_target && !f.jump_is_annotation) {
+      throw Error(ErrorKind::Decode,
+                  "cfg: " + describe(in) + " has a jump target but no known control flow",
+                  in.offset);
+    }
+    if (ends_block(f)) mark(in.end_offset);
+  }
+  // A handler covers whole blocks: split where a protected range starts and
+  // ends (the first instruction whose opcode is inside / past it), and at the
+  // handler itself.
+  for (const ExceptionTableEntry& entry : code_.exception_table) {
+    mark(entry.start);
+    mark(entry.end + 2);
+    mark(entry.target);
+  }
+
+  auto& blocks = graph_.blocks_;
+  block_of_instruction_.assign(ins.size(), kNoBlock);
+  for (std::size_t i = 0; i < ins.size(); ++i) {
+    const bool group_start = i == 0 || ins[i - 1].opcode != ext;
+    if (i == 0 || (group_start && leader[ins[i].offset / 2])) {
+      if (!blocks.empty()) blocks.back().last = static_cast<std::uint32_t>(i - 1);
+      Block b;
+      b.id = static_cast<BlockId>(blocks.size());
+      b.first = static_cast<std::uint32_t>(i);
+      b.begin = ins[i].offset;
+      blocks.push_back(std::move(b));
+    }
+    block_of_instruction_[i] = blocks.back().id;
+  }
+  blocks.back().last = static_cast<std::uint32_t>(ins.size() - 1);
+  for (Block& b : blocks) {
+    if (ins[b.last].opcode == ext) {
+      throw Error(ErrorKind::Decode, "cfg: EXTENDED_ARG at the end of the code prefixes nothing",
+                  ins[b.last].offset);
+    }
+    b.end = ins[b.last].end_offset;
+  }
+}
+
+void GraphBuilder::add_static_successors() {
+  const auto& ins = code_.instructions;
+  const std::size_t n = graph_.blocks_.size();
+  pending_.assign(n, PendingSuccessors{});
+  for (const Block& b : graph_.blocks_) {
+    const Instruction& last = ins[b.last];
+    PendingSuccessors& p = pending_[b.id];
+    auto fall = [&] {
+      if (b.id + 1 < n) {
+        p.fall = b.id + 1;
+      } else {
+        p.falls_off_end = true;
+      }
+    };
+    auto target = [&](EdgeKind kind) {
+      p.target = block_at_offset(*last.jump_target, last.offset);
+      p.target_kind = kind;
+    };
+    switch (flow(last).flow) {
+      case Flow::Normal:
+      case Flow::Setup: fall(); break;
+      case Flow::Jump: target(EdgeKind::Jump); break;
+      case Flow::Branch: fall(); target(EdgeKind::Branch); break;
+      case Flow::Exit: break;
+      case Flow::CallFinally: fall(); target(EdgeKind::Call); break;
+      case Flow::EndFinally: break;  // depends on how the finally body was entered
+    }
+  }
+}
+
+void GraphBuilder::finish() {
+  auto& blocks = graph_.blocks_;
+  auto& edges = graph_.edges_;
+  const bool table = code_.traits->has_exception_table();
+  auto add = [&](BlockId from, BlockId to, EdgeKind kind) {
+    const auto index = static_cast<std::uint32_t>(edges.size());
+    edges.push_back(Edge{from, to, kind});
+    blocks[from].succs.push_back(index);
+    blocks[to].preds.push_back(index);
+  };
+  for (Block& b : blocks) {
+    const PendingSuccessors& p = pending_[b.id];
+    if (p.fall != kNoBlock) add(b.id, p.fall, EdgeKind::FallThrough);
+    if (p.target != kNoBlock) add(b.id, p.target, p.target_kind);
+    if (b.handler) {
+      add(b.id, b.handler->block, EdgeKind::Exception);
+      blocks[b.handler->block].is_handler = true;
+    }
+  }
+
+  // The block-stack pass has marked what it reached; the table needs a search.
+  if (table) {
+    std::vector<BlockId> stack{0};
+    blocks[0].reachable = true;
+    while (!stack.empty()) {
+      const BlockId id = stack.back();
+      stack.pop_back();
+      for (std::uint32_t e : blocks[id].succs) {
+        Block& to = blocks[edges[e].to];
+        if (!to.reachable) {
+          to.reachable = true;
+          stack.push_back(to.id);
+        }
+      }
+    }
+  }
+  for (const Block& b : blocks) {
+    if (b.reachable && pending_[b.id].falls_off_end) {
+      const Instruction& last = code_.instructions[b.last];
+      throw Error(ErrorKind::Decode,
+                  "cfg: control falls off the end of the code after " + describe(last),
+                  last.offset);
+    }
+  }
+}
+
+Graph build_graph(const DecodedCode& code) { return GraphBuilder(code).build(); }
+
+}  // namespace unveil::cfg

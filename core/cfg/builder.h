@@ -1,0 +1,58 @@
+// Internal: the state shared by the CFG construction steps (build.cpp splits
+// blocks and adds the static edges; exception_regions.cpp assigns handlers and
+// the edges that depend on them). Not part of the cfg API.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cfg/flow.h"
+#include "cfg/graph.h"
+
+namespace unveil::cfg {
+
+// Successors of one block before they become Edge records; kept apart so the
+// edges of every block come out in one order (fall-through, target, exception).
+struct PendingSuccessors {
+  BlockId fall = kNoBlock;    // FallThrough
+  BlockId target = kNoBlock;  // Jump, Branch or Call
+  EdgeKind target_kind = EdgeKind::Jump;
+  bool falls_off_end = false;  // the last instruction falls through past the code
+  BlockId target_for_setup = kNoBlock;  // ≤3.10 SETUP_*: the handler it installs (no edge)
+};
+
+class GraphBuilder {
+ public:
+  explicit GraphBuilder(const DecodedCode& code);
+  Graph build();
+
+  // build.cpp
+  void split_blocks();
+  void add_static_successors();
+  void finish();
+
+  // exception_regions.cpp
+  void assign_handlers_from_table();
+  void assign_handlers_from_block_stack();
+
+  std::vector<Block>& blocks() { return graph_.blocks_; }
+  const Graph& graph() const { return graph_; }
+
+  const FlowInfo& flow(const Instruction& ins) const { return flows_[ins.opcode]; }
+  BlockId block_at_offset(std::uint32_t offset, std::uint32_t from) const;
+  std::string describe(const Instruction& ins) const;
+  // Index of the first non-EXTENDED_ARG instruction whose opcode is at or
+  // after `offset` (instructions.size() if none).
+  std::size_t instruction_at_or_after(std::uint32_t offset) const;
+
+  const DecodedCode& code_;
+  Graph graph_;
+  std::array<FlowInfo, 256> flows_{};
+  std::vector<PendingSuccessors> pending_;
+  // Instruction index -> block (EXTENDED_ARG prefixes included).
+  std::vector<BlockId> block_of_instruction_;
+};
+
+}  // namespace unveil::cfg

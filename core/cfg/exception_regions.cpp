@@ -1,0 +1,377 @@
+// Exception regions: which handler covers each block, and the stack it starts
+// from, in one representation for both of CPython's mechanisms.
+//
+// 3.11+ (zero-cost exceptions): co_exceptiontable maps ranges of instructions
+// to a handler with a stack depth and a lasti flag; on an exception ceval cuts
+// the stack to the depth, pushes the raising offset if lasti, then the
+// exception. Blocks were split at range boundaries, so a lookup per block
+// suffices (and a check that every instruction agrees).
+//
+// 3.8-3.10 (block stack): SETUP_FINALLY/SETUP_WITH/SETUP_ASYNC_WITH push a
+// handler block recording the stack level, POP_BLOCK pops it. On an exception
+// ceval pops blocks until a handler block, unwinding any EXCEPT_HANDLER blocks
+// on the way, pushes an EXCEPT_HANDLER block itself, pushes 6 values (the old
+// exc_info, then the exception: traceback, value, type each) and jumps.
+// POP_EXCEPT pops that EXCEPT_HANDLER block (END_ASYNC_FOR too, when the
+// exception was StopAsyncIteration). Which handler covers an instruction is the
+// top handler block of the block stack there, so a forward dataflow computes
+// the block stack (and, to know the SETUP level, the stack depth) on entry to
+// every block; paths that merge must agree, as ceval's compiler guarantees.
+//
+// 3.8 also runs `finally` bodies as subroutines. Their body is entered three
+// ways, each leaving one marker value under the body's stack:
+//   * BEGIN_FINALLY pushes NULL (normal completion of the try body),
+//   * CALL_FINALLY pushes a return address (break/continue/return),
+//   * an exception pushes the 6 values and an EXCEPT_HANDLER block.
+// END_FINALLY then falls through, jumps back to the return address, or
+// re-raises, according to that marker. The graph models this as:
+//   * CALL_FINALLY: a Call edge into the body, and a FallThrough edge to the
+//     instruction after it, where END_FINALLY's return lands;
+//   * END_FINALLY: a FallThrough edge only if some path entered the body by
+//     BEGIN_FINALLY (or a `with` exit that suppressed the exception turned an
+//     exceptional entry into a normal one, WITH_CLEANUP_FINISH); no edge for
+//     the return (already the CALL_FINALLY's FallThrough); the re-raise goes
+//     along the block's Exception edge like any raise.
+// The dataflow tracks those markers as "finally" entries of the block stack
+// whose set of entry kinds grows at merges; an END_FINALLY that only ends
+// `except` clause matching (entered by an exception alone) thus re-raises and
+// has no successor inside the function but its handler.
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "cfg/builder.h"
+#include "support/error.h"
+
+namespace unveil::cfg {
+
+// ---------------------------------------------------------------------------
+// 3.11+: the exception table.
+
+void GraphBuilder::assign_handlers_from_table() {
+  auto entries = code_.exception_table;
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const ExceptionTableEntry& a, const ExceptionTableEntry& b) {
+                     return a.start < b.start;
+                   });
+  for (std::size_t i = 1; i < entries.size(); ++i) {
+    if (entries[i].start <= entries[i - 1].end) {
+      throw Error(ErrorKind::Decode,
+                  "cfg: exception table entries " + std::to_string(entries[i - 1].start) + ".." +
+                      std::to_string(entries[i - 1].end) + " and " +
+                      std::to_string(entries[i].start) + ".." + std::to_string(entries[i].end) +
+                      " overlap",
+                  entries[i].start);
+    }
+  }
+
+  const auto& ins = code_.instructions;
+  const std::uint8_t ext = code_.traits->extended_arg;
+  std::size_t next = 0;  // first entry that does not end before the instruction
+  for (Block& b : graph_.blocks_) {
+    const ExceptionTableEntry* block_entry = nullptr;
+    bool first = true;
+    for (std::uint32_t i = b.first; i <= b.last; ++i) {
+      if (ins[i].opcode == ext) continue;  // a prefix cannot raise
+      const std::uint32_t at = ins[i].offset;
+      while (next < entries.size() && entries[next].end < at) ++next;
+      const ExceptionTableEntry* cover =
+          next < entries.size() && entries[next].start <= at ? &entries[next] : nullptr;
+      if (first) {
+        block_entry = cover;
+        first = false;
+      } else if (cover != block_entry) {
+        throw Error(ErrorKind::Decode,
+                    "cfg: inconsistent handlers inside the block at " + std::to_string(b.begin) +
+                        ": " + describe(ins[i]) + " is covered differently",
+                    at);
+      }
+    }
+    if (block_entry != nullptr) {
+      b.handler = Handler{block_at_offset(block_entry->target, block_entry->start),
+                          block_entry->depth, block_entry->lasti,
+                          1u + (block_entry->lasti ? 1u : 0u)};
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// ≤3.10: the block stack.
+
+namespace {
+
+enum FinallyKind : std::uint8_t { kByNormal = 1, kByCall = 2, kByException = 4 };
+
+// ceval's CO_MAXBLOCKS: a deeper block stack is a fatal error at run time (and
+// a SyntaxError at compile time), so deeper input is bad, and bounding it keeps
+// the per-block states small.
+constexpr std::size_t kMaxBlocks = 20;
+
+struct StackEntry {
+  bool is_setup = false;
+  std::uint8_t kinds = 0;         // finally/except-handler entries: FinallyKind bits
+  BlockId handler = kNoBlock;     // setup entries
+  std::uint32_t level = 0;        // setup entries: the stack depth the handler unwinds to
+};
+
+struct BlockState {
+  bool known = false;
+  bool weak_depth = false;  // only reached by CALL_FINALLY so far
+  std::uint32_t depth = 0;
+  std::vector<StackEntry> stack;
+};
+
+std::string describe_entry(const StackEntry& e, const Graph& graph) {
+  if (!e.is_setup) return "an exception/finally entry";
+  return "a handler at " + std::to_string(graph.block(e.handler).begin);
+}
+
+class BlockStackFlow {
+ public:
+  explicit BlockStackFlow(GraphBuilder& builder)
+      : b_(builder),
+        ins_(builder.code_.instructions),
+        blocks_(builder.blocks()),
+        states_(blocks_.size()),
+        queued_(blocks_.size(), false) {}
+
+  void run() {
+    std::int64_t start_depth = 0;
+    // 3.10 generators start with the first value sent (None) on the stack;
+    // their GEN_START pops it (compile.c starts such code at depth 1).
+    const Instruction& first = ins_[blocks_[0].first];
+    if (first.info && first.info->name == "GEN_START") start_depth = 1;
+    merge(0, {}, start_depth, false, 0);
+    while (!work_.empty()) {
+      const BlockId id = work_.back();
+      work_.pop_back();
+      queued_[id] = false;
+      process(id);
+    }
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what, std::uint32_t offset) const {
+    throw Error(ErrorKind::Decode, "cfg: " + what, offset);
+  }
+
+  std::int64_t effect(const Instruction& in, bool jump) const {
+    auto e = block_stack_effect(in.name(), in.arg, jump);
+    if (!e) {
+      throw Error(ErrorKind::Unsupported,
+                  "cfg: no stack effect known for " + b_.describe(in) +
+                      " (needed to place block-stack exception handlers)",
+                  in.offset);
+    }
+    return *e;
+  }
+
+  std::int64_t checked(std::int64_t depth, const Instruction& in) const {
+    if (depth < 0) fail("stack underflow after " + b_.describe(in), in.offset);
+    if (depth > std::numeric_limits<std::int32_t>::max()) {
+      fail("stack depth overflow after " + b_.describe(in), in.offset);
+    }
+    return depth;
+  }
+
+  void merge(BlockId to, const std::vector<StackEntry>& stack, std::int64_t depth, bool weak,
+             std::uint32_t from) {
+    BlockState& s = states_[to];
+    const std::uint32_t at = blocks_[to].begin;
+    if (stack.size() > kMaxBlocks) {
+      fail("block stack deeper than CPython's limit of " + std::to_string(kMaxBlocks) +
+               " at " + std::to_string(at) + " (from " + std::to_string(from) + ")",
+           from);
+    }
+    const auto d = static_cast<std::uint32_t>(depth);
+    bool changed = false;
+    if (!s.known) {
+      s.known = true;
+      s.weak_depth = weak;
+      s.depth = d;
+      s.stack = stack;
+      changed = true;
+    } else {
+      if (s.stack.size() != stack.size()) {
+        fail("the block at " + std::to_string(at) + " is reached with " +
+                 std::to_string(s.stack.size()) + " and (from " + std::to_string(from) + ") " +
+                 std::to_string(stack.size()) + " blocks on the block stack",
+             at);
+      }
+      for (std::size_t i = 0; i < stack.size(); ++i) {
+        StackEntry& mine = s.stack[i];
+        const StackEntry& theirs = stack[i];
+        if (mine.is_setup != theirs.is_setup ||
+            (mine.is_setup && (mine.handler != theirs.handler || mine.level != theirs.level))) {
+          fail("inconsistent exception handlers at " + std::to_string(at) + ": " +
+                   describe_entry(mine, b_.graph()) + " on one path, " +
+                   describe_entry(theirs, b_.graph()) + " from " + std::to_string(from),
+               at);
+        }
+        if (!mine.is_setup && (mine.kinds | theirs.kinds) != mine.kinds) {
+          mine.kinds |= theirs.kinds;
+          changed = true;
+        }
+      }
+      if (!weak) {
+        if (s.weak_depth) {
+          s.weak_depth = false;
+          changed |= s.depth != d;
+          s.depth = d;
+        } else if (s.depth != d) {
+          fail("the block at " + std::to_string(at) + " is reached with stack depths " +
+                   std::to_string(s.depth) + " and " + std::to_string(d) + " (from " +
+                   std::to_string(from) + ")",
+               at);
+        }
+      } else if (s.weak_depth && d > s.depth) {
+        s.depth = d;
+        changed = true;
+      }
+    }
+    if (changed && !queued_[to]) {
+      queued_[to] = true;
+      work_.push_back(to);
+    }
+  }
+
+  // Applies a non-Setup block action. Returns the kinds of a popped finally
+  // entry (END_FINALLY needs them).
+  std::uint8_t apply(const Instruction& in, std::vector<StackEntry>& stack) const {
+    const BlockAction action = b_.flow(in).action;
+    auto top_finally = [&]() -> StackEntry& {
+      if (stack.empty() || stack.back().is_setup) {
+        fail(b_.describe(in) + " outside a finally body or exception handler", in.offset);
+      }
+      return stack.back();
+    };
+    switch (action) {
+      case BlockAction::None:
+      case BlockAction::PushHandler: return 0;  // PushHandler: see process()
+      case BlockAction::PopBlock:
+        if (stack.empty() || !stack.back().is_setup) {
+          fail(b_.describe(in) + " has no SETUP_* block to pop", in.offset);
+        }
+        stack.pop_back();
+        return 0;
+      case BlockAction::PopExcept: {
+        if ((top_finally().kinds & kByException) == 0) {
+          fail(b_.describe(in) + " outside an exception handler", in.offset);
+        }
+        stack.pop_back();
+        return 0;
+      }
+      case BlockAction::BeginFinally: stack.push_back(StackEntry{false, kByNormal}); return 0;
+      case BlockAction::PopFinally:
+      case BlockAction::EndFinally: {
+        const std::uint8_t kinds = top_finally().kinds;
+        stack.pop_back();
+        return kinds;
+      }
+      case BlockAction::CleanupFinish: {
+        StackEntry& e = top_finally();
+        if (e.kinds & kByException) e.kinds |= kByNormal;
+        return 0;
+      }
+    }
+    return 0;
+  }
+
+  void process(BlockId id) {
+    Block& block = blocks_[id];
+    const BlockState state = states_[id];  // a copy: merges below may grow it
+    block.reachable = true;
+    block.entry_depth = state.depth;
+
+    // The handler is the top SETUP entry; except-handler entries above it are
+    // unwound on the way.
+    block.handler.reset();
+    for (std::size_t i = state.stack.size(); i-- > 0;) {
+      const StackEntry& e = state.stack[i];
+      if (!e.is_setup) continue;
+      block.handler = Handler{e.handler, e.level, false, kBlockStackHandlerPushes};
+      std::vector<StackEntry> at_handler(state.stack.begin(), state.stack.begin() + i);
+      at_handler.push_back(StackEntry{false, kByException});
+      merge(e.handler, at_handler, std::int64_t{e.level} + kBlockStackHandlerPushes, false,
+            block.begin);
+      break;
+    }
+
+    std::vector<StackEntry> stack = state.stack;
+    std::int64_t depth = state.depth;
+    for (std::uint32_t i = block.first; i < block.last; ++i) {
+      apply(ins_[i], stack);
+      depth = checked(depth + effect(ins_[i], false), ins_[i]);
+    }
+
+    const Instruction& last = ins_[block.last];
+    const FlowInfo& f = b_.flow(last);
+    const std::uint8_t popped = apply(last, stack);
+    PendingSuccessors& p = b_.pending_[id];
+    auto fall_depth = [&] { return checked(depth + effect(last, false), last); };
+    auto jump_depth = [&] { return checked(depth + effect(last, true), last); };
+    switch (f.flow) {
+      case Flow::Normal:
+        if (p.fall != kNoBlock) merge(p.fall, stack, fall_depth(), false, last.offset);
+        break;
+      case Flow::Setup: {
+        const std::int64_t handler_entry = jump_depth();
+        if (handler_entry < kBlockStackHandlerPushes) {
+          fail(b_.describe(last) + " protects a stack of negative depth", last.offset);
+        }
+        std::vector<StackEntry> inside = stack;
+        inside.push_back(StackEntry{true, 0, p.target_for_setup,
+                                    static_cast<std::uint32_t>(handler_entry -
+                                                               kBlockStackHandlerPushes)});
+        if (p.fall != kNoBlock) merge(p.fall, inside, fall_depth(), false, last.offset);
+        break;
+      }
+      case Flow::Jump: merge(p.target, stack, jump_depth(), false, last.offset); break;
+      case Flow::Branch:
+        if (p.fall != kNoBlock) merge(p.fall, stack, fall_depth(), false, last.offset);
+        merge(p.target, stack, jump_depth(), false, last.offset);
+        break;
+      case Flow::Exit: break;
+      case Flow::CallFinally: {
+        if (p.fall != kNoBlock) merge(p.fall, stack, fall_depth(), false, last.offset);
+        std::vector<StackEntry> called = stack;
+        called.push_back(StackEntry{false, kByCall});
+        merge(p.target, called, jump_depth(), true, last.offset);
+        break;
+      }
+      case Flow::EndFinally:
+        if (popped & kByNormal) {
+          if (id + 1 < blocks_.size()) {
+            p.fall = id + 1;
+            merge(p.fall, stack, fall_depth(), false, last.offset);
+          } else {
+            p.falls_off_end = true;
+          }
+        }
+        break;
+    }
+  }
+
+  GraphBuilder& b_;
+  const std::vector<Instruction>& ins_;
+  std::vector<Block>& blocks_;
+  std::vector<BlockState> states_;
+  std::vector<bool> queued_;
+  std::vector<BlockId> work_;
+};
+
+}  // namespace
+
+void GraphBuilder::assign_handlers_from_block_stack() {
+  // The SETUP_* targets are handlers, not successors: remember them apart.
+  for (const Block& b : graph_.blocks_) {
+    const Instruction& last = code_.instructions[b.last];
+    if (flow(last).flow == Flow::Setup) {
+      pending_[b.id].target_for_setup = block_at_offset(*last.jump_target, last.offset);
+    }
+  }
+  BlockStackFlow(*this).run();
+}
+
+}  // namespace unveil::cfg

@@ -1,0 +1,147 @@
+// The control-flow graph of one code object (⇄ CPython's Python/flowgraph.c,
+// run backwards): basic blocks over DecodedCode::instructions, typed edges, and
+// for every block the exception handler that covers it, in one representation
+// for the 3.11+ exception table and the ≤3.10 block stack.
+//
+//   DecodedCode code = decode(object, version);
+//   cfg::Graph graph = cfg::build_graph(code);
+//   auto dom = cfg::DominatorTree::dominators(graph);
+//   auto loops = cfg::LoopForest::find(graph, dom);
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "decode/instruction.h"
+
+namespace unveil::cfg {
+
+using BlockId = std::uint32_t;
+inline constexpr BlockId kNoBlock = 0xffffffffu;
+
+enum class EdgeKind : std::uint8_t {
+  FallThrough,  // to the next block in the code: plain, or a conditional's not-taken path
+  Jump,         // unconditional jump
+  Branch,       // taken conditional jump; FOR_ITER exhausted; SEND done; JUMP_IF_*_OR_POP
+  Exception,    // from a block to the handler that covers it
+  Call,         // 3.8 CALL_FINALLY into the finally body; control comes back along
+                // the CALL_FINALLY block's FallThrough edge once END_FINALLY returns
+};
+inline constexpr int kEdgeKindCount = 5;
+std::string_view edge_kind_name(EdgeKind kind) noexcept;
+
+// Which edge kinds an analysis follows.
+class EdgeFilter {
+ public:
+  constexpr EdgeFilter() = default;  // no edges
+  static constexpr EdgeFilter all() { return EdgeFilter((1u << kEdgeKindCount) - 1); }
+  // Everything but Exception edges: the flow when nothing raises.
+  static constexpr EdgeFilter normal() { return all().without(EdgeKind::Exception); }
+  constexpr EdgeFilter with(EdgeKind kind) const { return EdgeFilter(bits_ | bit(kind)); }
+  constexpr EdgeFilter without(EdgeKind kind) const { return EdgeFilter(bits_ & ~bit(kind)); }
+  constexpr bool accepts(EdgeKind kind) const { return (bits_ & bit(kind)) != 0; }
+  friend constexpr bool operator==(EdgeFilter, EdgeFilter) = default;
+
+ private:
+  constexpr explicit EdgeFilter(unsigned bits) : bits_(static_cast<std::uint8_t>(bits)) {}
+  static constexpr unsigned bit(EdgeKind kind) { return 1u << static_cast<unsigned>(kind); }
+  std::uint8_t bits_ = 0;
+};
+
+struct Edge {
+  BlockId from = kNoBlock;
+  BlockId to = kNoBlock;
+  EdgeKind kind = EdgeKind::FallThrough;
+  friend bool operator==(const Edge&, const Edge&) = default;
+};
+
+// Where an exception raised in a block goes, and the value stack it finds there:
+// the stack is cut back to `depth` items, then `pushed` values are pushed.
+struct Handler {
+  BlockId block = kNoBlock;
+  std::uint32_t depth = 0;
+  // 3.11+: the offset of the raising instruction is pushed under the exception
+  // (the table's lasti flag; RERAISE 1 uses it to restore f_lasti).
+  bool lasti = false;
+  // 3.11+: 1 + lasti (the exception). ≤3.10: 6 (exc_info and the exception,
+  // three values each; kBlockStackHandlerPushes).
+  std::uint32_t pushed = 0;
+
+  std::uint32_t entry_depth() const noexcept { return depth + pushed; }
+  friend bool operator==(const Handler&, const Handler&) = default;
+};
+
+struct Block {
+  BlockId id = kNoBlock;  // blocks are numbered in code order; the entry is 0
+  // Indices into DecodedCode::instructions, inclusive. `first` may be an
+  // EXTENDED_ARG (prefixes belong to the block of the instruction they
+  // prefix); `last` never is.
+  std::uint32_t first = 0;
+  std::uint32_t last = 0;
+  std::uint32_t begin = 0;  // byte offset of instructions[first]
+  std::uint32_t end = 0;    // byte offset just past instructions[last] and its caches
+  // Indices into Graph::edges(). Successors are ordered fall-through first,
+  // then the jump/branch/call edge, then the exception edge.
+  std::vector<std::uint32_t> succs;
+  std::vector<std::uint32_t> preds;
+  std::optional<Handler> handler;
+  // Value-stack depth on entry, where the graph had to compute it (block-stack
+  // versions, to place handlers); nullopt otherwise and for unreachable blocks.
+  std::optional<std::uint32_t> entry_depth;
+  bool reachable = false;   // from the entry along any edge
+  bool is_handler = false;  // the handler of at least one block
+
+  std::uint32_t size() const noexcept { return last - first + 1; }
+};
+
+class Graph {
+ public:
+  // The code the graph was built from. Not owned: it must outlive the graph
+  // and stay where it is (the graph keeps its address).
+  const DecodedCode& code() const noexcept { return *code_; }
+  BlockId entry() const noexcept { return 0; }
+  std::size_t size() const noexcept { return blocks_.size(); }
+  std::span<const Block> blocks() const noexcept { return blocks_; }
+  const Block& block(BlockId id) const { return blocks_.at(id); }
+  std::span<const Edge> edges() const noexcept { return edges_; }
+  const Edge& edge(std::uint32_t index) const { return edges_.at(index); }
+
+  // The block whose first instruction (or its first EXTENDED_ARG) is at `offset`.
+  std::optional<BlockId> block_at(std::uint32_t offset) const;
+  // The block holding the code unit at `offset` (opcode, prefix or cache).
+  std::optional<BlockId> block_containing(std::uint32_t offset) const;
+  // The block's instructions, EXTENDED_ARG prefixes included.
+  std::span<const Instruction> instructions(BlockId id) const;
+  const Instruction& last_instruction(BlockId id) const;
+
+  // Calls f(const Edge&) for each successor / predecessor edge `filter` accepts.
+  template <class F>
+  void for_each_successor(BlockId id, EdgeFilter filter, F&& f) const {
+    for (std::uint32_t e : blocks_[id].succs)
+      if (filter.accepts(edges_[e].kind)) f(edges_[e]);
+  }
+  template <class F>
+  void for_each_predecessor(BlockId id, EdgeFilter filter, F&& f) const {
+    for (std::uint32_t e : blocks_[id].preds)
+      if (filter.accepts(edges_[e].kind)) f(edges_[e]);
+  }
+
+ private:
+  friend class GraphBuilder;
+  const DecodedCode* code_ = nullptr;
+  std::vector<Block> blocks_;
+  std::vector<Edge> edges_;
+};
+
+// Splits `code` into basic blocks, adds the edges and assigns exception
+// handlers. `code` must outlive the graph and not move. Throws Error(Decode) naming the
+// offset for flow that cannot happen: a jump without a target, control falling
+// off the end of the code, overlapping exception-table entries, a block stack
+// (≤3.10) that differs between two paths into a block or pops what is not there,
+// or a stack depth that differs between paths or goes negative.
+Graph build_graph(const DecodedCode& code);
+
+}  // namespace unveil::cfg
