@@ -1,0 +1,213 @@
+// Expression nodes of the Python syntax tree (⇄ the `expr` sum and its helper
+// products in Parser/Python.asdl of 3.14, a superset of 3.8–3.13).
+//
+// Field names follow Python's `ast` module so that `ast.Call(func, args,
+// keywords)` reads as `ast::Call{func, args, keywords}`. Children are
+// shared_ptr<const Expr>: lifting shares subtrees freely, and a node never
+// changes once built. An absent optional child (`expr?` in the ASDL) is nullptr;
+// an absent optional identifier is std::nullopt.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "ast/operators.h"
+#include "read/object.h"
+
+namespace unveil::ast {
+
+struct Expr;
+using ExprPtr = std::shared_ptr<const Expr>;
+using ExprList = std::vector<ExprPtr>;
+
+// --- helper products ---------------------------------------------------------
+
+// `keyword`: `arg=value` in a call or class header; arg == nullopt is `**value`.
+struct Keyword {
+  std::optional<std::string> arg{};
+  ExprPtr value{};
+};
+
+// `arg`: one parameter name with its optional annotation.
+struct Arg {
+  std::string arg{};
+  ExprPtr annotation{};
+};
+
+// `arguments`: a full signature. `defaults` belong to the last entries of
+// posonlyargs + args; `kw_defaults` is parallel to `kwonlyargs` (nullptr = none).
+struct Arguments {
+  std::vector<Arg> posonlyargs{};
+  std::vector<Arg> args{};
+  std::optional<Arg> vararg{};
+  std::vector<Arg> kwonlyargs{};
+  ExprList kw_defaults{};
+  std::optional<Arg> kwarg{};
+  ExprList defaults{};
+
+  bool empty() const noexcept {
+    return posonlyargs.empty() && args.empty() && !vararg && kwonlyargs.empty() && !kwarg;
+  }
+};
+
+// `comprehension`: one `[async] for target in iter if ...` clause.
+struct Comprehension {
+  ExprPtr target{};
+  ExprPtr iter{};
+  ExprList ifs{};
+  bool is_async = false;
+};
+
+// --- expression nodes --------------------------------------------------------
+
+struct BoolOp {
+  BoolOperator op{};
+  ExprList values{};
+};
+struct NamedExpr {
+  ExprPtr target{};
+  ExprPtr value{};
+};
+struct BinOp {
+  ExprPtr left{};
+  Operator op{};
+  ExprPtr right{};
+};
+struct UnaryOp {
+  UnaryOperator op{};
+  ExprPtr operand{};
+};
+struct Lambda {
+  Arguments args{};
+  ExprPtr body{};
+};
+struct IfExp {
+  ExprPtr test{};
+  ExprPtr body{};
+  ExprPtr orelse{};
+};
+// keys[i] == nullptr marks a `**values[i]` entry.
+struct Dict {
+  ExprList keys{};
+  ExprList values{};
+};
+struct Set {
+  ExprList elts{};
+};
+struct ListComp {
+  ExprPtr elt{};
+  std::vector<Comprehension> generators{};
+};
+struct SetComp {
+  ExprPtr elt{};
+  std::vector<Comprehension> generators{};
+};
+struct DictComp {
+  ExprPtr key{};
+  ExprPtr value{};
+  std::vector<Comprehension> generators{};
+};
+struct GeneratorExp {
+  ExprPtr elt{};
+  std::vector<Comprehension> generators{};
+};
+struct Await {
+  ExprPtr value{};
+};
+struct Yield {
+  ExprPtr value;  // may be nullptr
+};
+struct YieldFrom {
+  ExprPtr value{};
+};
+// `left ops[0] comparators[0] ops[1] comparators[1] ...` (a chain).
+struct Compare {
+  ExprPtr left{};
+  std::vector<CmpOperator> ops{};
+  ExprList comparators{};
+};
+struct Call {
+  ExprPtr func{};
+  ExprList args{};
+  std::vector<Keyword> keywords{};
+};
+// One `{value!conversion:format_spec}` field of an f-string. conversion is -1
+// (none) or the character code of 's', 'r' or 'a', as in Python's ast;
+// format_spec is nullptr or a JoinedStr.
+struct FormattedValue {
+  ExprPtr value{};
+  int conversion = -1;
+  ExprPtr format_spec{};
+};
+// An f-string: values are Constant strings and FormattedValues.
+struct JoinedStr {
+  ExprList values{};
+};
+// 3.14 t-strings: like FormattedValue, plus `str`, the field's source text.
+struct Interpolation {
+  ExprPtr value{};
+  std::string str{};
+  int conversion = -1;
+  ExprPtr format_spec{};
+};
+struct TemplateStr {
+  ExprList values;  // Constant strings and Interpolations
+};
+// Any constant a code object can hold, including PlaceholderValue.
+struct Constant {
+  ObjectRef value{};
+};
+struct Attribute {
+  ExprPtr value{};
+  std::string attr{};
+  ExprContext ctx = ExprContext::Load;
+};
+struct Subscript {
+  ExprPtr value{};
+  ExprPtr slice;  // a Slice, a Tuple of slices/expressions, or any expression
+  ExprContext ctx = ExprContext::Load;
+};
+struct Starred {
+  ExprPtr value{};
+  ExprContext ctx = ExprContext::Load;
+};
+struct Name {
+  std::string id{};
+  ExprContext ctx = ExprContext::Load;
+};
+struct List {
+  ExprList elts{};
+  ExprContext ctx = ExprContext::Load;
+};
+struct Tuple {
+  ExprList elts{};
+  ExprContext ctx = ExprContext::Load;
+};
+// `lower:upper:step`, each part optional; only valid inside a Subscript.
+struct Slice {
+  ExprPtr lower{};
+  ExprPtr upper{};
+  ExprPtr step{};
+};
+
+struct Expr {
+  std::variant<BoolOp, NamedExpr, BinOp, UnaryOp, Lambda, IfExp, Dict, Set, ListComp, SetComp,
+               DictComp, GeneratorExp, Await, Yield, YieldFrom, Compare, Call, FormattedValue,
+               JoinedStr, Interpolation, TemplateStr, Constant, Attribute, Subscript, Starred, Name,
+               List, Tuple, Slice>
+      node;
+
+  template <class T>
+  const T* as() const noexcept {
+    return std::get_if<T>(&node);
+  }
+  template <class T>
+  bool is() const noexcept {
+    return std::holds_alternative<T>(node);
+  }
+};
+
+}  // namespace unveil::ast

@@ -1,0 +1,54 @@
+#include "ast/identifier.h"
+
+#include <algorithm>
+#include <array>
+
+namespace unveil::ast {
+
+namespace {
+
+// Python 3.8–3.14 hard keywords (Lib/keyword.py kwlist); sorted for binary search.
+constexpr std::array<std::string_view, 35> kKeywords = {
+    "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+    "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+    "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+    "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield",
+};
+
+bool is_start(unsigned char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+}
+bool is_continue(unsigned char c) noexcept { return is_start(c) || (c >= '0' && c <= '9'); }
+
+}  // namespace
+
+bool is_keyword(std::string_view name) noexcept {
+  return std::binary_search(kKeywords.begin(), kKeywords.end(), name);
+}
+
+bool is_identifier(std::string_view name) noexcept {
+  if (name.empty() || !is_start(static_cast<unsigned char>(name[0]))) return false;
+  for (unsigned char c : name)
+    if (!is_continue(c)) return false;
+  return !is_keyword(name);
+}
+
+bool is_dotted_name(std::string_view name) noexcept {
+  while (true) {
+    auto dot = name.find('.');
+    if (!is_identifier(name.substr(0, dot))) return false;
+    if (dot == std::string_view::npos) return true;
+    name.remove_prefix(dot + 1);
+  }
+}
+
+std::string sanitize_identifier(std::string_view name) {
+  std::string out;
+  out.reserve(name.size() + 2);
+  for (unsigned char c : name) out.push_back(is_continue(c) ? char(c) : '_');
+  if (out.empty() || (out[0] >= '0' && out[0] <= '9')) out.insert(out.begin(), '_');
+  if (is_keyword(out)) out.push_back('_');
+  return out;
+}
+
+}  // namespace unveil::ast
