@@ -1,0 +1,371 @@
+// unveil._core: the thin nanobind layer over the C++ core.
+//
+// It only converts: bytes in, Python objects out, and unveil::Error into the
+// typed exceptions of unveil.errors. All reading and decoding is in core/.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "decode/argument.h"
+#include "decode/decode.h"
+#include "decompile/decompile.h"
+#include "disasm/disassemble.h"
+#include "read/marshal.h"
+#include "read/pyc.h"
+#include "support/error.h"
+
+namespace nb = nanobind;
+using namespace unveil;
+
+namespace {
+
+// A code constant as seen from Python: enough to identify it.
+struct CodeRef {
+  std::string name, qualname, filename;
+  int firstlineno;
+};
+// A constant that marshal could not hold, as substituted by unveil._live.
+struct PlaceholderRef {
+  std::string name;
+  std::size_t index;
+};
+
+std::span<const std::uint8_t> as_span(const nb::bytes& data) {
+  return {static_cast<const std::uint8_t*>(data.data()), data.size()};
+}
+
+const VersionTraits& version_or_throw(int minor) {
+  if (const VersionTraits* v = find_version(minor)) return *v;
+  throw Error(ErrorKind::Unsupported,
+              "Python 3." + std::to_string(minor) + " is not supported (3.8–3.14 are)");
+}
+
+nb::object to_python(const ObjectRef& ref);
+
+template <class Items>
+nb::list to_list(const Items& items) {
+  nb::list out;
+  for (const ObjectRef& item : items) out.append(to_python(item));
+  return out;
+}
+
+nb::object int_to_python(const IntValue& v) {
+  if (v.is_small()) return nb::steal(PyLong_FromLongLong(v.small));
+  std::string text = v.to_decimal();
+  return nb::steal(PyLong_FromString(text.c_str(), nullptr, 10));
+}
+
+nb::object to_python(const ObjectRef& ref) {
+  if (!ref) return nb::none();
+  const Object& o = *ref;
+  return std::visit(
+      [&](const auto& v) -> nb::object {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, NoneValue> || std::is_same_v<T, NullValue>) {
+          return nb::none();
+        } else if constexpr (std::is_same_v<T, EllipsisValue>) {
+          return nb::borrow(Py_Ellipsis);
+        } else if constexpr (std::is_same_v<T, StopIterationValue>) {
+          return nb::borrow(PyExc_StopIteration);
+        } else if constexpr (std::is_same_v<T, BoolValue>) {
+          return nb::bool_(v.value);
+        } else if constexpr (std::is_same_v<T, IntValue>) {
+          return int_to_python(v);
+        } else if constexpr (std::is_same_v<T, FloatValue>) {
+          return nb::float_(v.value);
+        } else if constexpr (std::is_same_v<T, ComplexValue>) {
+          return nb::steal(PyComplex_FromDoubles(v.real, v.imag));
+        } else if constexpr (std::is_same_v<T, BytesValue>) {
+          return nb::bytes(v.data.data(), v.data.size());
+        } else if constexpr (std::is_same_v<T, StrValue>) {
+          PyObject* s = PyUnicode_DecodeUTF8(v.utf8.data(), Py_ssize_t(v.utf8.size()),
+                                             "surrogatepass");
+          if (!s) throw nb::python_error();
+          return nb::steal(s);
+        } else if constexpr (std::is_same_v<T, TupleValue>) {
+          return nb::tuple(to_list(v.items));
+        } else if constexpr (std::is_same_v<T, ListValue>) {
+          return to_list(v.items);
+        } else if constexpr (std::is_same_v<T, SetValue>) {
+          return nb::steal(PySet_New(to_list(v.items).ptr()));
+        } else if constexpr (std::is_same_v<T, FrozenSetValue>) {
+          return nb::steal(PyFrozenSet_New(to_list(v.items).ptr()));
+        } else if constexpr (std::is_same_v<T, DictValue>) {
+          nb::dict d;
+          for (const auto& [key, value] : v.items) d[to_python(key)] = to_python(value);
+          return d;
+        } else if constexpr (std::is_same_v<T, SliceValue>) {
+          return nb::steal(PySlice_New(to_python(v.start).ptr(), to_python(v.stop).ptr(),
+                                       to_python(v.step).ptr()));
+        } else if constexpr (std::is_same_v<T, PlaceholderValue>) {
+          return nb::cast(PlaceholderRef{v.name, v.index});
+        } else {
+          static_assert(std::is_same_v<T, CodeValue>);
+          const CodeObject& c = *v.code;
+          return nb::cast(CodeRef{c.name, c.qualname, c.filename, c.firstlineno});
+        }
+      },
+      o.value);
+}
+
+// Names and strings are valid UTF-8 (lone surrogates allowed) once the
+// reader accepted them; messages may quote raw input, so never fail on them.
+nb::str utf8_str(const std::string& s) {
+  PyObject* o = PyUnicode_DecodeUTF8(s.data(), Py_ssize_t(s.size()), "surrogatepass");
+  if (!o) {
+    PyErr_Clear();
+    o = PyUnicode_DecodeUTF8(s.data(), Py_ssize_t(s.size()), "backslashreplace");
+    if (!o) throw nb::python_error();
+  }
+  return nb::steal<nb::str>(o);
+}
+
+// What `dis` calls argval, in Python terms.
+nb::object argval_to_python(const ResolvedArg& arg) {
+  switch (arg.kind) {
+    case ArgKind::None: return nb::none();
+    case ArgKind::Const: return to_python(arg.constant);
+    case ArgKind::Name:
+    case ArgKind::NameShift1:
+    case ArgKind::NameShift2:
+    case ArgKind::Local:
+    case ArgKind::Free:
+    case ArgKind::Compare:
+    case ArgKind::CommonConstant:
+    case ArgKind::SpecialMethod:
+      return utf8_str(arg.text);
+    case ArgKind::LocalPair: return nb::make_tuple(utf8_str(arg.text), utf8_str(arg.second));
+    case ArgKind::FormatValue: return nb::make_tuple(utf8_str(arg.text), arg.has_format_spec);
+    case ArgKind::ConvertValue: return utf8_str(arg.text);
+    default: return nb::int_(arg.number);
+  }
+}
+
+nb::object optional_int(const std::optional<int>& v) {
+  return v ? nb::object(nb::int_(*v)) : nb::none();
+}
+
+nb::dict decoded_to_python(const DecodedCode& decoded, const std::string& path) {
+  const CodeObject& c = *decoded.code;
+  nb::list instructions;
+  for (const Instruction& ins : decoded.instructions) {
+    ResolvedArg arg = resolve_argument(decoded, ins);
+    instructions.append(nb::make_tuple(ins.offset, ins.start_offset, ins.opcode,
+                                       std::string(ins.name()),
+                                       ins.info->has_arg() ? nb::object(nb::int_(ins.arg))
+                                                           : nb::none(),
+                                       argval_to_python(arg)));
+  }
+  nb::list lines;
+  for (const LineRange& r : decoded.lines)
+    lines.append(nb::make_tuple(r.start, r.end, optional_int(r.line)));
+  nb::list positions;
+  for (const Position& p : decoded.positions)
+    positions.append(nb::make_tuple(optional_int(p.line), optional_int(p.end_line),
+                                    optional_int(p.column), optional_int(p.end_column)));
+  nb::list table;
+  for (const ExceptionTableEntry& e : decoded.exception_table)
+    // Exclusive end, as dis._parse_exception_table gives it.
+    table.append(nb::make_tuple(e.start, e.end + 2, e.target, e.depth, e.lasti));
+  nb::dict out;
+  out["path"] = utf8_str(path);
+  out["name"] = utf8_str(c.name);
+  out["qualname"] = utf8_str(c.qualname);
+  out["firstlineno"] = c.firstlineno;
+  out["instructions"] = instructions;
+  out["lines"] = lines;
+  out["positions"] = positions;
+  out["exception_table"] = table;
+  return out;
+}
+
+// Decodes `code` and its nested code objects, depth first in co_consts order.
+void decode_tree(const std::shared_ptr<const CodeObject>& code, const VersionTraits& version,
+                 const std::string& path, nb::list& out) {
+  out.append(decoded_to_python(decode(code, version), path));
+  int index = 0;
+  for (const ObjectRef& constant : code->consts) {
+    if (const auto* nested = constant->as<CodeValue>())
+      decode_tree(nested->code, version, path + "/" + std::to_string(index) + ":" + nested->code->name,
+                  out);
+    ++index;
+  }
+}
+
+struct LoadedCode {
+  std::shared_ptr<const CodeObject> code;
+  const VersionTraits* version;
+};
+
+LoadedCode load_marshal(const nb::bytes& data, int minor, const std::string& prefix,
+                        const std::vector<std::string>& names) {
+  const VersionTraits& version = version_or_throw(minor);
+  MarshalOptions options;
+  options.placeholder_prefix = prefix;
+  options.placeholder_names = names;
+  ObjectRef object = read_marshal(as_span(data), version, options);
+  const auto* code = object->as<CodeValue>();
+  if (!code)
+    throw Error(ErrorKind::CodeObject,
+                std::string("expected a code object, found ") + object->type_name(), 0);
+  return {code->code, &version};
+}
+
+LoadedCode load_pyc(const nb::bytes& data) {
+  PycFile file = read_pyc(as_span(data));
+  return {file.module->as<CodeValue>()->code, file.header.version};
+}
+
+std::string disassemble_loaded(const LoadedCode& loaded, bool recursive, bool show_caches) {
+  DisasmOptions options;
+  options.recursive = recursive;
+  options.show_caches = show_caches;
+  return disassemble(decode(loaded.code, *loaded.version), options);
+}
+
+nb::list decode_loaded(const LoadedCode& loaded) {
+  nb::list out;
+  decode_tree(loaded.code, *loaded.version, loaded.code->name, out);
+  return out;
+}
+
+// Reads and decodes a code tree, resolving every argument, without building
+// Python objects: what the speed benchmark times.
+void count_tree(const std::shared_ptr<const CodeObject>& code, const VersionTraits& version,
+                std::size_t& code_objects, std::size_t& instructions) {
+  DecodedCode decoded = decode(code, version);
+  for (const Instruction& ins : decoded.instructions) (void)resolve_argument(decoded, ins);
+  ++code_objects;
+  instructions += decoded.instructions.size();
+  for (const ObjectRef& constant : code->consts)
+    if (const auto* nested = constant->as<CodeValue>())
+      count_tree(nested->code, version, code_objects, instructions);
+}
+
+// unveil.errors.<Kind>Error(message, offset, detail)
+void raise_typed(const Error& e) {
+  const char* type_name = "UnveilError";
+  switch (e.kind()) {
+    case ErrorKind::Pyc: type_name = "PycError"; break;
+    case ErrorKind::Marshal: type_name = "MarshalError"; break;
+    case ErrorKind::CodeObject: type_name = "CodeObjectError"; break;
+    case ErrorKind::Decode: type_name = "DecodeError"; break;
+    case ErrorKind::Unsupported: type_name = "UnsupportedVersionError"; break;
+  }
+  try {
+    nb::object type = nb::module_::import_("unveil.errors").attr(type_name);
+    nb::object offset = e.offset() ? nb::object(nb::int_(*e.offset())) : nb::none();
+    nb::object exc = type(utf8_str(e.what()), offset, utf8_str(e.detail()));
+    PyErr_SetObject(type.ptr(), exc.ptr());
+  } catch (nb::python_error& pe) {
+    pe.restore();
+  }
+}
+
+}  // namespace
+
+NB_MODULE(_core, m) {
+  m.doc() = "unveil's C++ core: reading and decoding CPython 3.8–3.14 bytecode.";
+
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const Error& e) {
+      raise_typed(e);
+    }
+  });
+
+  nb::class_<CodeRef>(m, "CodeRef", "A code constant: its name, qualname, file and first line.")
+      .def_ro("name", &CodeRef::name)
+      .def_ro("qualname", &CodeRef::qualname)
+      .def_ro("filename", &CodeRef::filename)
+      .def_ro("firstlineno", &CodeRef::firstlineno)
+      .def("__repr__", [](const CodeRef& c) {
+        return "<code object " + c.name + ", file \"" + c.filename + "\", line " +
+               std::to_string(c.firstlineno) + ">";
+      });
+  nb::class_<PlaceholderRef>(m, "PlaceholderRef", "A constant marshal could not hold.")
+      .def_ro("name", &PlaceholderRef::name)
+      .def_ro("index", &PlaceholderRef::index)
+      .def("__repr__", [](const PlaceholderRef& p) { return "<placeholder " + p.name + ">"; });
+
+  m.def("supported_versions", [] {
+    std::vector<int> minors;
+    for (const VersionTraits* v : all_versions()) minors.push_back(v->minor);
+    return minors;
+  });
+  m.def(
+      "disassemble_marshal",
+      [](const nb::bytes& data, int minor, const std::string& prefix,
+         const std::vector<std::string>& names, bool recursive, bool show_caches) {
+        return disassemble_loaded(load_marshal(data, minor, prefix, names), recursive, show_caches);
+      },
+      nb::arg("data"), nb::arg("minor"), nb::arg("placeholder_prefix") = "",
+      nb::arg("placeholder_names") = std::vector<std::string>{}, nb::arg("recursive") = true,
+      nb::arg("show_caches") = false);
+  m.def(
+      "disassemble_pyc",
+      [](const nb::bytes& data, bool recursive, bool show_caches) {
+        return disassemble_loaded(load_pyc(data), recursive, show_caches);
+      },
+      nb::arg("data"), nb::arg("recursive") = true, nb::arg("show_caches") = false);
+  m.def(
+      "decode_marshal",
+      [](const nb::bytes& data, int minor, const std::string& prefix,
+         const std::vector<std::string>& names) {
+        return decode_loaded(load_marshal(data, minor, prefix, names));
+      },
+      nb::arg("data"), nb::arg("minor"), nb::arg("placeholder_prefix") = "",
+      nb::arg("placeholder_names") = std::vector<std::string>{},
+      "Decode a marshalled code object and its nested ones: a list of dicts with path, name, "
+      "instructions (offset, start_offset, opcode, opname, arg, argval), lines, positions and "
+      "exception_table.");
+  m.def(
+      "decompile_marshal",
+      [](const nb::bytes& data, int minor, const std::string& prefix,
+         const std::vector<std::string>& names) {
+        return decompile_marshal(as_span(data), minor, prefix, names);
+      },
+      nb::arg("data"), nb::arg("minor"), nb::arg("placeholder_prefix") = "",
+      nb::arg("placeholder_names") = std::vector<std::string>{},
+      "Decompile a marshalled module or function code object to Python source.");
+  m.def(
+      "decompile_pyc", [](const nb::bytes& data) { return decompile_pyc(as_span(data)); },
+      nb::arg("data"), "Decompile a .pyc file (its bytes) to Python source.");
+  m.def(
+      "decode_pyc", [](const nb::bytes& data) { return decode_loaded(load_pyc(data)); },
+      nb::arg("data"));
+  m.def(
+      "decode_stats",
+      [](const nb::bytes& data, int minor) {
+        std::size_t code_objects = 0, instructions = 0;
+        LoadedCode loaded = load_marshal(data, minor, "", {});
+        count_tree(loaded.code, *loaded.version, code_objects, instructions);
+        return nb::make_tuple(code_objects, instructions);
+      },
+      nb::arg("data"), nb::arg("minor"),
+      "Read and decode a marshalled code tree without building Python objects; returns "
+      "(code objects, instructions).");
+  m.def(
+      "pyc_header",
+      [](const nb::bytes& data) {
+        PycHeader h = read_pyc_header(as_span(data));
+        nb::dict d;
+        d["magic"] = h.magic;
+        d["python"] = "3." + std::to_string(h.version->minor);
+        d["hash_based"] = h.hash_based();
+        d["check_source"] = h.check_source();
+        if (h.hash_based()) d["source_hash"] = h.source_hash;
+        else {
+          d["mtime"] = h.mtime;
+          d["source_size"] = h.source_size;
+        }
+        return d;
+      },
+      nb::arg("data"));
+}

@@ -1,0 +1,34 @@
+// The decompiler driver: a module code object (from a .pyc or marshal data)
+// to Python source. Nested code objects become defs, lambdas, classes and
+// comprehensions; a code object that cannot be structured becomes a function
+// whose body says so (comment + disassembly + raise), so the rest of the
+// module still decompiles and compiles.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ast/stmt.h"
+#include "opcodes/version.h"
+#include "read/code_object.h"
+
+namespace unveil {
+
+// The statements of a module code object.
+ast::Module decompile_module(std::shared_ptr<const CodeObject> code, const VersionTraits& version);
+
+// Source text of a module code object.
+std::string decompile_to_source(std::shared_ptr<const CodeObject> code, const VersionTraits& version);
+
+// A whole .pyc file. Throws Error for a bad header or marshal body.
+std::string decompile_pyc(std::span<const std::uint8_t> file);
+
+// Marshalled code (as unveil._live writes it) of Python 3.<minor>.
+std::string decompile_marshal(std::span<const std::uint8_t> data, int minor,
+                              const std::string& placeholder_prefix,
+                              const std::vector<std::string>& placeholder_names);
+
+}  // namespace unveil

@@ -1,0 +1,160 @@
+#include "decompile/driver.h"
+
+#include "ast/build.h"
+#include "emit/unparse.h"
+#include <cstdio>
+#include <cstdlib>
+#include "decode/decode.h"
+#include "decompile/signature.h"
+#include "disasm/disassemble.h"
+#include "lift/version_table.h"
+#include "structure/comprehension.h"
+#include "structure/simplify.h"
+#include "structure/structurer.h"
+#include "support/error.h"
+
+namespace unveil::decompile {
+
+using ast::StmtList;
+
+namespace {
+
+constexpr int kMaxDepth = 200;
+
+// A comprehension whose first iterable is replaced.
+ast::ExprPtr with_iter(const ast::ExprPtr& e, const ast::ExprPtr& iter) {
+  auto swap_first = [&](std::vector<ast::Comprehension> gens) {
+    if (!gens.empty()) gens[0].iter = iter;
+    return gens;
+  };
+  if (auto* c = e->as<ast::ListComp>()) return ast::list_comp(c->elt, swap_first(c->generators));
+  if (auto* c = e->as<ast::SetComp>()) return ast::set_comp(c->elt, swap_first(c->generators));
+  if (auto* c = e->as<ast::DictComp>()) return ast::dict_comp(c->key, c->value, swap_first(c->generators));
+  return nullptr;
+}
+
+bool is_str(const ObjectRef& o) { return o && o->is<StrValue>(); }
+
+// The docstring a def carries in co_consts[0] (≤3.13) or by flag (3.14).
+ast::StmtPtr docstring_of(const CodeObject& c, const lift::VersionRow& row) {
+  bool has = row.docstring_in_consts ? true : (c.flags & kCoHasDocstring) != 0;
+  if (!has || c.consts.empty() || !is_str(c.consts[0])) return nullptr;
+  return ast::expr_stmt(ast::constant(c.consts[0]));
+}
+
+// A lambda body back to one expression: `return v`, and the `if c: return a`
+// / `return b` that 3.12+ makes of `a if c else b` by copying the return.
+ast::ExprPtr as_expression(const StmtList& body) {
+  if (body.empty()) return nullptr;
+  if (body.size() == 1)
+    if (auto* r = body[0]->as<ast::Return>()) return r->value;
+  if (auto* i = body[0]->as<ast::If>()) {
+    StmtList rest(body.begin() + 1, body.end());
+    if (!i->orelse.empty() && !rest.empty()) return nullptr;
+    ast::ExprPtr a = as_expression(i->body);
+    ast::ExprPtr b = as_expression(i->orelse.empty() ? rest : i->orelse);
+    if (a && b) return ast::if_exp(i->test, a, b);
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+StmtList Driver::body(const std::shared_ptr<const CodeObject>& code, BodyKind kind) {
+  if (++depth_ > kMaxDepth) {
+    --depth_;
+    throw Error(ErrorKind::Decode, "decompile: code objects nested too deeply");
+  }
+  struct Guard {
+    int& d;
+    ~Guard() { --d; }
+  } guard{depth_};
+  DecodedCode decoded = decode(code, version_);
+  structure::Structurer s(decoded, *this);
+  StmtList stmts = s.run();
+  bool whole = kind == BodyKind::Module || kind == BodyKind::Function;
+  if (whole) stmts = drop_tail_returns(std::move(stmts), kind == BodyKind::Function);
+  stmts = structure::simplify(stmts, version_.minor, whole);
+  switch (kind) {
+    case BodyKind::Module:
+      return tidy_module_body(std::move(stmts));
+    case BodyKind::Class:
+      return tidy_class_body(std::move(stmts));
+    case BodyKind::Function: {
+      stmts = drop_trailing_return_none(std::move(stmts));
+      StmtList out;
+      if (auto doc = docstring_of(*code, lift::version_row(version_.minor))) out.push_back(doc);
+      std::vector<std::string> g(s.lifter().globals().begin(), s.lifter().globals().end());
+      std::vector<std::string> nl(s.lifter().nonlocals().begin(), s.lifter().nonlocals().end());
+      if (!g.empty()) out.push_back(ast::global(g));
+      if (!nl.empty()) out.push_back(ast::nonlocal(nl));
+      out.insert(out.end(), stmts.begin(), stmts.end());
+      return out;
+    }
+    case BodyKind::Lambda:
+    case BodyKind::Comprehension:
+      return stmts;
+  }
+  return stmts;
+}
+
+StmtList Driver::body_or_fallback(const std::shared_ptr<const CodeObject>& code, BodyKind kind) {
+  try {
+    return body(code, kind);
+  } catch (const Error& e) {
+    std::string name = code->qualname.empty() ? code->name : code->qualname;
+    StmtList out;
+    out.push_back(ast::comment("unveil: could not decompile " + name + ": " + e.what()));
+    try {
+      DecodedCode decoded = decode(code, version_);
+      DisasmOptions options;
+      options.recursive = false;
+      out.push_back(ast::comment(disassemble(decoded, options)));
+    } catch (const Error&) {
+    }
+    out.push_back(ast::raise_(ast::call(ast::name("RuntimeError"),
+                                        {ast::string("unveil could not decompile " + name)})));
+    return out;
+  }
+}
+
+ast::StmtPtr Driver::define_function(const lift::FunctionValue& f, const std::string& name) {
+  StmtList b = body_or_fallback(f.code, BodyKind::Function);
+  // A generator whose yields were unreachable (`return; yield`): `if False:
+  // yield` keeps it a generator and compiles to nothing.
+  if ((f.code->flags & (kCoGenerator | kCoAsyncGenerator)) &&
+      unparse(b).find("yield") == std::string::npos)
+    b.push_back(ast::if_(ast::boolean(false), {ast::expr_stmt(ast::yield_())}));
+  ast::Arguments args = signature(f);
+  bool is_async = f.code->flags & (kCoCoroutine | kCoAsyncGenerator);
+  if (is_async)
+    return ast::async_function_def(name, args, b, f.decorators, return_annotation(f));
+  return ast::function_def(name, args, b, f.decorators, return_annotation(f));
+}
+
+ast::StmtPtr Driver::define_class(const lift::ClassValue& c, const std::string& name) {
+  StmtList b = body_or_fallback(c.body->code, BodyKind::Class);
+  return ast::class_def(name, c.bases, c.keywords, b, c.decorators);
+}
+
+ast::ExprPtr Driver::function_expr(const lift::FunctionValue& f, ast::ExprPtr iter_arg) {
+  const std::string& n = f.code->name;
+  if (n == "<lambda>" && !iter_arg) {
+    StmtList b = body(f.code, BodyKind::Lambda);
+    if (auto e = as_expression(b)) return ast::lambda(signature(f), e);
+    return nullptr;
+  }
+  if (iter_arg) {
+    StmtList b = body(f.code, BodyKind::Comprehension);
+    // ≤3.11 list/set/dict comprehensions: the structurer already rebuilt
+    // `return [e for t in .0]`; the real iterable replaces `.0`.
+    if (!b.empty())
+      if (auto* r = b[0]->as<ast::Return>(); r && r->value) return with_iter(r->value, iter_arg);
+    for (const auto& s : b)
+      if (auto* loop = s->as<ast::For>())
+        return structure::rebuild_comprehension(structure::ComprehensionKind::Generator, *loop, iter_arg);
+  }
+  return nullptr;
+}
+
+}  // namespace unveil::decompile

@@ -1,0 +1,40 @@
+// Internal: the driver's Definer, which decompiles each nested code object.
+#pragma once
+
+#include <memory>
+
+#include "ast/stmt.h"
+#include "lift/lifter.h"
+
+namespace unveil::decompile {
+
+enum class BodyKind { Module, Function, Lambda, Class, Comprehension };
+
+class Driver : public lift::Definer {
+ public:
+  explicit Driver(const VersionTraits& version) : version_(version) {}
+
+  // The statements of one code object, post-processed for its kind. Throws
+  // Error when it cannot be decompiled.
+  ast::StmtList body(const std::shared_ptr<const CodeObject>& code, BodyKind kind);
+  // Like body(), but a failure becomes a body that says so and raises.
+  ast::StmtList body_or_fallback(const std::shared_ptr<const CodeObject>& code, BodyKind kind);
+
+  ast::StmtPtr define_function(const lift::FunctionValue& f, const std::string& name) override;
+  ast::StmtPtr define_class(const lift::ClassValue& c, const std::string& name) override;
+  ast::ExprPtr function_expr(const lift::FunctionValue& f, ast::ExprPtr iter_arg) override;
+
+ private:
+  const VersionTraits& version_;
+  int depth_ = 0;
+};
+
+// Class-body, module and function bookkeeping the compiler added.
+ast::StmtList tidy_class_body(ast::StmtList body);
+ast::StmtList tidy_module_body(ast::StmtList body);
+ast::StmtList annotations_to_ann_assign(ast::StmtList body);
+ast::StmtList drop_trailing_return_none(ast::StmtList body);
+// Drops `return None` from tail positions (keeping a lone one when keep_lone).
+ast::StmtList drop_tail_returns(ast::StmtList body, bool keep_lone);
+
+}  // namespace unveil::decompile

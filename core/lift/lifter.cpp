@@ -1,0 +1,1297 @@
+// The opcode handlers of lifting, one small function per opname (or family),
+// found through an opname-keyed table.
+#include "lift/lifter.h"
+
+#include <functional>
+#include <unordered_map>
+
+#include "ast/build.h"
+#include "decode/argument.h"
+#include "lift/operators.h"
+#include "lift/sinks.h"
+#include "support/error.h"
+
+namespace unveil::lift {
+
+using ast::ExprPtr;
+using ast::ExprList;
+using Kind = Item::Kind;
+
+struct Lifter::State {
+  Lifter& lifter;
+  const DecodedCode& code;
+  const VersionRow& row;
+  std::span<const Instruction> ins;
+  std::size_t pos = 0;
+  Stack stack{};
+  ast::StmtList stmts{};
+  Terminator term{};
+  std::optional<std::vector<std::string>> kw_names{};  // 3.11–3.12 KW_NAMES
+  bool skip_pop_top = false;
+  bool pop_except = false;
+  bool reraise = false;
+  bool end_finally = false;
+  bool with_cleanup = false;
+  ExprPtr exc_match{};  // the type CHECK_EXC_MATCH tested last
+
+  const Instruction& cur() const { return ins[pos]; }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw Error(ErrorKind::Decode, "lift: " + what + " at " + std::string(cur().name()),
+                cur().offset);
+  }
+  ResolvedArg arg() const { return resolve_argument(code, cur()); }
+
+  Item pop() {
+    if (stack.empty()) fail("stack underflow");
+    Item i = std::move(stack.back());
+    stack.pop_back();
+    return i;
+  }
+  Item& peek(std::size_t depth = 1) {
+    if (stack.size() < depth) fail("stack underflow");
+    return stack[stack.size() - depth];
+  }
+  void push(ExprPtr e) { stack.push_back(Item::value(std::move(e))); }
+  void push(Item i) { stack.push_back(std::move(i)); }
+  ExprPtr value(Item i);
+  ExprPtr pop_value() { return value(pop()); }
+  ExprList pop_values(std::size_t n) {
+    ExprList out(n);
+    for (std::size_t k = n; k-- > 0;) out[k] = pop_value();
+    return out;
+  }
+  std::vector<Item> pop_items(std::size_t n) {
+    if (stack.size() < n) fail("stack underflow");
+    std::vector<Item> out(std::make_move_iterator(stack.end() - std::ptrdiff_t(n)),
+                          std::make_move_iterator(stack.end()));
+    stack.resize(stack.size() - n);
+    return out;
+  }
+  void emit(ast::StmtPtr s) { stmts.push_back(std::move(s)); }
+  void store(ExprPtr target, Item value);
+  void call(Item callable, std::vector<Item> args, std::vector<ast::Keyword> keywords);
+};
+
+namespace {
+
+ExprPtr constant_of(const ResolvedArg& a) { return ast::constant(a.constant); }
+
+bool is_none(const ExprPtr& e) {
+  auto* c = e ? e->as<ast::Constant>() : nullptr;
+  return c && c->value && c->value->is<NoneValue>();
+}
+
+const std::string* const_str(const ExprPtr& e) {
+  auto* c = e ? e->as<ast::Constant>() : nullptr;
+  if (!c || !c->value) return nullptr;
+  auto* s = c->value->as<StrValue>();
+  return s ? &s->utf8 : nullptr;
+}
+
+// Elements of a tuple display or a constant tuple; nullopt otherwise.
+std::optional<ExprList> tuple_elements(const ExprPtr& e) {
+  if (!e) return std::nullopt;
+  if (auto* t = e->as<ast::Tuple>()) return t->elts;
+  if (auto* l = e->as<ast::List>()) return l->elts;
+  if (auto* c = e->as<ast::Constant>())
+    if (auto* t = c->value->as<TupleValue>()) {
+      ExprList out;
+      for (const ObjectRef& o : t->items) out.push_back(ast::constant(o));
+      return out;
+    }
+  return std::nullopt;
+}
+
+std::vector<std::string> string_tuple(const ExprPtr& e) {
+  std::vector<std::string> out;
+  if (auto items = tuple_elements(e))
+    for (const ExprPtr& x : *items)
+      if (const std::string* s = const_str(x)) out.push_back(*s);
+  return out;
+}
+
+ExprPtr with_ctx(const ExprPtr& e, ast::ExprContext ctx) {
+  if (auto* n = e->as<ast::Name>()) return ast::name(n->id, ctx);
+  if (auto* a = e->as<ast::Attribute>()) return ast::attribute(a->value, a->attr, ctx);
+  if (auto* s = e->as<ast::Subscript>()) return ast::subscript(s->value, s->slice, ctx);
+  if (auto* t = e->as<ast::Tuple>()) return ast::tuple(t->elts, ctx);
+  if (auto* l = e->as<ast::List>()) return ast::list(l->elts, ctx);
+  if (auto* st = e->as<ast::Starred>()) return ast::starred(st->value, ctx);
+  return e;
+}
+
+// The expression an index is when used in a subscript: 3.14 constant slices.
+ExprPtr subscript_index(const ExprPtr& e) {
+  auto* c = e->as<ast::Constant>();
+  if (!c) return e;
+  auto* s = c->value->as<SliceValue>();
+  if (!s) return e;
+  auto part = [](const ObjectRef& o) -> ExprPtr {
+    return (!o || o->is<NoneValue>()) ? nullptr : ast::constant(o);
+  };
+  return ast::slice(part(s->start), part(s->stop), part(s->step));
+}
+
+// The inplace BinOps lifting built, for augmented assignment on store.
+struct InplaceOp {
+  std::weak_ptr<const ast::Expr> expr;
+  ast::Operator op;
+};
+thread_local std::unordered_map<const ast::Expr*, InplaceOp> g_inplace;
+
+bool same_target(const ExprPtr& target, const ExprPtr& left) {
+  if (!target || !left) return false;
+  if (auto* a = target->as<ast::Name>()) {
+    auto* b = left->as<ast::Name>();
+    return b && a->id == b->id;
+  }
+  if (auto* a = target->as<ast::Attribute>()) {
+    auto* b = left->as<ast::Attribute>();
+    return b && a->attr == b->attr && a->value == b->value;
+  }
+  if (auto* a = target->as<ast::Subscript>()) {
+    auto* b = left->as<ast::Subscript>();
+    return b && a->value == b->value && a->slice == b->slice;
+  }
+  return false;
+}
+
+}  // namespace
+
+ExprPtr Lifter::State::value(Item i) {
+  switch (i.kind) {
+    case Kind::Value:
+      return i.expr;
+    case Kind::Import:
+      return i.expr;
+    case Kind::Iter:
+      return ast::call(ast::name("iter"), {i.expr});
+    case Kind::Function:
+      if (auto e = lifter.definer_.function_expr(*i.function, nullptr)) return e;
+      fail("function object used as a value");
+    default:
+      fail("value without a source form used as an expression");
+  }
+}
+
+void Lifter::State::store(ExprPtr target, Item item) {
+  target = with_ctx(target, ast::ExprContext::Store);
+  if (item.kind == Kind::Exception && item.sink) {  // `except E as name`
+    put_target(*item.sink, 0, target, stmts);
+    return;
+  }
+  if (item.kind == Kind::Marker) return;  // restoring a variable an inlined comprehension shadowed
+  if (item.kind == Kind::Slot) {
+    put_target(*item.sink, item.index, target, stmts);
+    return;
+  }
+  auto* name = target->as<ast::Name>();
+  if (item.kind == Kind::Function && name) {
+    if (item.function->code->name == name->id) {
+      emit(lifter.definer_.define_function(*item.function, name->id));
+      return;
+    }
+  }
+  if (item.kind == Kind::Class && name && item.cls->name == name->id) {
+    emit(lifter.definer_.define_class(*item.cls, name->id));
+    return;
+  }
+  if (item.kind == Kind::Import && name) {
+    std::string full = item.module;
+    std::string first = full.substr(0, full.find('.'));
+    if (!item.attr_path.empty() || name->id != first) {
+      emit(ast::import_({ast::alias(full, name->id)}));
+    } else if (name->id == first) {
+      emit(ast::import_({ast::alias(full)}));
+    }
+    return;
+  }
+  ExprPtr v = value(std::move(item));
+  if (auto it = g_inplace.find(v.get()); it != g_inplace.end() && it->second.expr.lock() == v) {
+    auto* bin = v->as<ast::BinOp>();
+    if (same_target(target, bin->left)) {
+      emit(ast::aug_assign(target, it->second.op, bin->right));
+      return;
+    }
+  }
+  // `a = b = v`: the value was duplicated and its first store is the last statement.
+  if (!stmts.empty())
+    if (auto* last = stmts.back()->as<ast::Assign>(); last && last->value == v) {
+      ExprList targets = last->targets;
+      targets.push_back(target);
+      stmts.back() = ast::assign_multi(std::move(targets), v);
+      return;
+    }
+  emit(ast::assign(target, v));
+}
+
+// The callable and its arguments, with decorators, classes and comprehensions.
+void Lifter::State::call(Item callable, std::vector<Item> args, std::vector<ast::Keyword> keywords) {
+  if (callable.kind == Kind::Marker) {  // a with statement's __exit__(None, None, None)
+    push(Item::of(Kind::Marker));
+    return;
+  }
+  if (callable.kind == Kind::BuildClass) {
+    if (args.size() < 2 || args[0].kind != Kind::Function) fail("__build_class__ without a body");
+    auto cls = std::make_shared<ClassValue>();
+    cls->body = args[0].function;
+    const std::string* n = const_str(value(args[1]));
+    cls->name = n ? *n : cls->body->code->name;
+    for (std::size_t k = 2; k < args.size(); ++k) cls->bases.push_back(value(std::move(args[k])));
+    cls->keywords = std::move(keywords);
+    Item out = Item::of(Kind::Class);
+    out.cls = std::move(cls);
+    push(std::move(out));
+    return;
+  }
+  if (callable.kind == Kind::Value && args.size() == 1 && keywords.empty()) {
+    if (args[0].kind == Kind::Function) {
+      args[0].function->decorators.insert(args[0].function->decorators.begin(), callable.expr);
+      push(std::move(args[0]));
+      return;
+    }
+    if (args[0].kind == Kind::Class) {
+      args[0].cls->decorators.insert(args[0].cls->decorators.begin(), callable.expr);
+      push(std::move(args[0]));
+      return;
+    }
+  }
+  if (callable.kind == Kind::Function && args.size() == 1 && args[0].kind == Kind::Iter) {
+    if (auto e = lifter.definer_.function_expr(*callable.function, args[0].expr)) {
+      push(e);
+      return;
+    }
+  }
+  ExprPtr func = value(std::move(callable));
+  ExprList values;
+  for (Item& a : args) values.push_back(value(std::move(a)));
+  push(ast::call(func, std::move(values), std::move(keywords)));
+}
+
+namespace {
+
+using State = Lifter::State;
+using Handler = void (*)(State&);
+
+
+// Pops n arguments and the callable (with its NULL/self slot, per version).
+void do_call(State& s, std::size_t n, std::vector<std::string> kwnames, bool method_slot) {
+  std::vector<Item> args = s.pop_items(n);
+  std::vector<ast::Keyword> kws;
+  if (!kwnames.empty()) {
+    if (kwnames.size() > args.size()) s.fail("more keyword names than arguments");
+    std::size_t first = args.size() - kwnames.size();
+    for (std::size_t k = 0; k < kwnames.size(); ++k)
+      kws.push_back(ast::keyword(kwnames[k], s.value(std::move(args[first + k]))));
+    args.resize(first);
+  }
+  Item callable;
+  if (method_slot) {
+    Item b = s.pop();
+    Item a = s.pop();
+    bool below = s.row.null_slot != NullSlot::Above;
+    // Below: [NULL|callable, callable|self]; Above: [callable, NULL|self].
+    if (below) {
+      if (a.kind == Kind::Null) callable = std::move(b);
+      else callable = std::move(a), args.insert(args.begin(), std::move(b));
+    } else {
+      callable = std::move(a);
+      if (b.kind != Kind::Null) args.insert(args.begin(), std::move(b));
+    }
+  } else {
+    callable = s.pop();
+  }
+  s.call(std::move(callable), std::move(args), std::move(kws));
+}
+
+void op_call_function(State& s) { do_call(s, s.cur().arg, {}, false); }
+void op_call_method(State& s) { do_call(s, s.cur().arg, {}, true); }
+void op_call_function_kw(State& s) {
+  auto names = string_tuple(s.pop_value());
+  do_call(s, s.cur().arg, names, false);
+}
+void op_call(State& s) {
+  std::vector<std::string> names;
+  if (s.kw_names) names = std::move(*s.kw_names), s.kw_names.reset();
+  do_call(s, s.cur().arg, names, true);
+}
+void op_call_kw(State& s) {
+  auto names = string_tuple(s.pop_value());
+  do_call(s, s.cur().arg, names, true);
+}
+void op_kw_names(State& s) { s.kw_names = string_tuple(constant_of(s.arg())); }
+
+void op_call_function_ex(State& s) {
+  bool has_kwargs = s.row.minor >= 14 || (s.cur().arg & 1);
+  ExprPtr kwargs;
+  if (has_kwargs) {
+    Item k = s.pop();
+    if (k.kind != Kind::Null) kwargs = s.value(std::move(k));
+  }
+  ExprPtr args = s.pop_value();
+  std::vector<Item> items;
+  if (auto* t = args->as<ast::Tuple>()) {
+    for (const ExprPtr& e : t->elts) items.push_back(Item::value(e));
+  } else if (auto elts = tuple_elements(args); elts && args->is<ast::Constant>()) {
+    for (const ExprPtr& e : *elts) items.push_back(Item::value(e));
+  } else {
+    items.push_back(Item::value(ast::starred(args)));
+  }
+  std::vector<ast::Keyword> kws;
+  if (kwargs) {
+    if (auto* d = kwargs->as<ast::Dict>()) {
+      for (std::size_t k = 0; k < d->keys.size(); ++k) {
+        const std::string* key = const_str(d->keys[k]);
+        if (d->keys[k] && key) kws.push_back(ast::keyword(*key, d->values[k]));
+        else kws.push_back(ast::double_star(d->values[k]));
+      }
+    } else {
+      kws.push_back(ast::double_star(kwargs));
+    }
+  }
+  bool slot = s.row.null_slot != NullSlot::None;
+  Item callable;
+  if (slot) {
+    Item b = s.pop();
+    Item a = s.pop();
+    if (s.row.null_slot == NullSlot::Below) callable = a.kind == Kind::Null ? std::move(b) : std::move(a);
+    else callable = std::move(a);
+  } else {
+    callable = s.pop();
+  }
+  s.call(std::move(callable), std::move(items), std::move(kws));
+}
+
+// --- loads ----------------------------------------------------------------------
+
+void op_load_const(State& s) { s.push(constant_of(s.arg())); }
+void op_load_small_int(State& s) { s.push(ast::integer(s.arg().number)); }
+void op_load_name(State& s) { s.push(ast::name(s.arg().text)); }
+// 3.12+ class bodies: a free variable is looked up in the class namespace
+// first (LOAD_LOCALS; LOAD_FROM_DICT_OR_DEREF name) — in source, just `name`.
+void op_load_locals(State& s) { s.push(Item::of(Kind::Marker)); }
+void op_load_from_dict(State& s) {
+  s.pop();
+  s.push(ast::name(s.arg().text));
+}
+
+// 3.12+ inlined comprehensions save the variables they shadow.
+void op_load_saved(State& s) { s.push(Item::of(Kind::Marker, ast::name(s.arg().text))); }
+void op_load_global(State& s) {
+  ResolvedArg a = s.arg();
+  bool with_null = a.kind == ArgKind::NameShift1 && (a.number & 1);
+  if (with_null && s.row.null_slot == NullSlot::Below) s.push(Item::of(Kind::Null));
+  s.push(ast::name(a.text));
+  if (with_null && s.row.null_slot == NullSlot::Above) s.push(Item::of(Kind::Null));
+}
+void op_load_fast_pair(State& s) {
+  ResolvedArg a = s.arg();
+  s.push(ast::name(a.text));
+  s.push(ast::name(a.second));
+}
+void op_load_closure(State& s) { s.push(ast::name(s.arg().text)); }
+void op_load_assertion_error(State& s) { s.push(Lifter::assertion_error()); }
+void op_load_build_class(State& s) { s.push(Item::of(Kind::BuildClass)); }
+void op_push_null(State& s) { s.push(Item::of(Kind::Null)); }
+
+void push_method(State& s, ExprPtr attr) {
+  if (s.row.null_slot == NullSlot::Above) {
+    s.push(std::move(attr));
+    s.push(Item::of(Kind::Null));
+  } else {
+    s.push(Item::of(Kind::Null));
+    s.push(std::move(attr));
+  }
+}
+
+void op_load_attr(State& s) {
+  ResolvedArg a = s.arg();
+  Item obj = s.pop();
+  bool method = a.kind == ArgKind::NameShift1 && (a.number & 1);
+  if (obj.kind == Kind::Import && !obj.from_import) {
+    // `import a.b.c as d` on 3.8-3.10 may use LOAD_ATTR after IMPORT_NAME.
+    obj.attr_path += "." + a.text;
+    s.push(std::move(obj));
+    return;
+  }
+  ExprPtr attr = ast::attribute(s.value(std::move(obj)), a.text);
+  if (method) push_method(s, attr);
+  else s.push(attr);
+}
+void op_load_method(State& s) {
+  ExprPtr obj = s.pop_value();
+  push_method(s, ast::attribute(obj, s.arg().text));
+}
+void op_load_super_attr(State& s) {
+  ResolvedArg a = s.arg();
+  ExprPtr self = s.pop_value();
+  ExprPtr cls = s.pop_value();
+  ExprPtr sup = s.pop_value();
+  // Bit 1 set: an explicit `super(cls, self)`; clear: the zero-argument form.
+  ExprPtr call = (a.number & 2) ? ast::call(sup, {cls, self}) : ast::call(sup);
+  ExprPtr attr = ast::attribute(call, a.text);
+  if (a.number & 1) push_method(s, attr);
+  else s.push(attr);
+}
+
+// --- stores and deletes ---------------------------------------------------------------
+
+void op_store_name(State& s) { s.store(ast::name(s.arg().text), s.pop()); }
+void op_store_global(State& s) {
+  std::string n = s.arg().text;
+  s.lifter.note_global(n);
+  s.store(ast::name(n), s.pop());
+}
+void op_store_deref(State& s) {
+  std::string n = s.arg().text;
+  const auto& fv = s.code.code->freevars;
+  if (std::find(fv.begin(), fv.end(), n) != fv.end()) s.lifter.note_nonlocal(n);
+  s.store(ast::name(n), s.pop());
+}
+void op_store_fast_pair(State& s) {  // STORE_FAST_STORE_FAST
+  ResolvedArg a = s.arg();
+  s.store(ast::name(a.text), s.pop());
+  s.store(ast::name(a.second), s.pop());
+}
+void op_store_fast_load_fast(State& s) {
+  ResolvedArg a = s.arg();
+  s.store(ast::name(a.text), s.pop());
+  s.push(ast::name(a.second));
+}
+void op_store_attr(State& s) {
+  ExprPtr obj = s.pop_value();
+  Item v = s.pop();
+  s.store(ast::attribute(obj, s.arg().text), std::move(v));
+}
+void op_store_subscr(State& s) {
+  ExprPtr index = s.pop_value();
+  ExprPtr obj = s.pop_value();
+  Item v = s.pop();
+  s.store(ast::subscript(obj, subscript_index(index)), std::move(v));
+}
+void op_store_slice(State& s) {
+  ExprPtr stop = s.pop_value();
+  ExprPtr start = s.pop_value();
+  ExprPtr obj = s.pop_value();
+  Item v = s.pop();
+  auto part = [](ExprPtr e) { return is_none(e) ? nullptr : e; };
+  s.store(ast::subscript(obj, ast::slice(part(start), part(stop))), std::move(v));
+}
+void op_delete_name(State& s) {
+  if (s.cur().name() == "DELETE_GLOBAL") s.lifter.note_global(s.arg().text);
+  s.emit(ast::delete_({ast::name(s.arg().text, ast::ExprContext::Del)}));
+}
+void op_delete_attr(State& s) {
+  ExprPtr obj = s.pop_value();
+  s.emit(ast::delete_({ast::attribute(obj, s.arg().text, ast::ExprContext::Del)}));
+}
+void op_delete_subscr(State& s) {
+  ExprPtr index = s.pop_value();
+  ExprPtr obj = s.pop_value();
+  s.emit(ast::delete_({ast::subscript(obj, subscript_index(index), ast::ExprContext::Del)}));
+}
+
+// --- stack manipulation -----------------------------------------------------------
+
+void op_nop(State&) {}
+void op_pop_top(State& s) {
+  if (s.skip_pop_top) {
+    s.skip_pop_top = false;
+    return;
+  }
+  Item i = s.pop();
+  switch (i.kind) {
+    case Kind::Value:
+      s.emit(ast::expr_stmt(i.expr));
+      return;
+    case Kind::Import:
+      if (i.from_import && i.sink) {
+        if (auto* f = dynamic_cast<ImportFromSink*>(i.sink.get())) s.emit(f->statement());
+      }
+      return;
+    default:
+      return;
+  }
+}
+void op_end_for(State& s) {
+  if (s.row.end_for_then_pop_top) s.skip_pop_top = true;
+}
+void op_pop_iter(State& s) {
+  if (!s.stack.empty() && s.peek().kind == Kind::Iter) s.pop();
+}
+
+// `a, b = b, a`: a rotation followed only by plain stores is a tuple assignment.
+bool rotation_is_swap(State& s, std::size_t n) {
+  std::size_t stores = 0;
+  for (std::size_t k = s.pos + 1; k < s.ins.size() && stores < n; ++k) {
+    std::string_view name = s.ins[k].name();
+    if (name == "ROT_TWO" || name == "ROT_THREE" || name == "SWAP" || name == "EXTENDED_ARG")
+      continue;
+    if (name == "STORE_FAST_STORE_FAST") stores += 2;
+    else if (name == "STORE_NAME" || name == "STORE_FAST" || name == "STORE_GLOBAL" ||
+             name == "STORE_DEREF")
+      stores += 1;
+    else return false;
+  }
+  if (stores != n || s.stack.size() < n) return false;
+  for (std::size_t k = 1; k <= n; ++k)
+    if (s.peek(k).kind != Kind::Value) return false;
+  return true;
+}
+
+// Replaces the top n values by slots of one tuple assignment (slot 0 on top).
+void make_swap(State& s, std::size_t n) {
+  ExprList values = s.pop_values(n);
+  auto sink = std::make_shared<UnpackSink>(n, std::nullopt, ast::tuple(values), nullptr, 0);
+  for (std::size_t k = n; k-- > 0;) {
+    Item slot = Item::of(Kind::Slot);
+    slot.sink = sink;
+    slot.index = k;
+    s.push(std::move(slot));
+  }
+}
+
+void rotate(State& s, std::size_t n) {
+  // Top goes down to position n.
+  if (s.stack.size() < n) s.fail("stack underflow");
+  Item top = s.pop();
+  s.stack.insert(s.stack.end() - std::ptrdiff_t(n - 1), std::move(top));
+}
+void do_rot(State& s, std::size_t n) {
+  if ((n == 2 || n == 3) && rotation_is_swap(s, n)) {
+    make_swap(s, n);
+    // Skip the rest of the rotation instructions: the slots already are in store order.
+    while (s.pos + 1 < s.ins.size()) {
+      std::string_view next = s.ins[s.pos + 1].name();
+      if (next != "ROT_TWO" && next != "ROT_THREE" && next != "SWAP" && next != "EXTENDED_ARG") break;
+      ++s.pos;
+    }
+    return;
+  }
+  rotate(s, n);
+}
+void op_rot_two(State& s) { do_rot(s, 2); }
+void op_rot_three(State& s) { do_rot(s, 3); }
+void op_rot_four(State& s) { rotate(s, 4); }
+void op_rot_n(State& s) { rotate(s, s.cur().arg); }
+void op_swap(State& s) {
+  std::size_t n = s.cur().arg;
+  if ((n == 2 || n == 3) && rotation_is_swap(s, n)) {
+    do_rot(s, n);
+    return;
+  }
+  if (s.stack.size() < n || n == 0) s.fail("stack underflow");
+  std::swap(s.stack.back(), s.stack[s.stack.size() - n]);
+}
+void op_dup_top(State& s) { s.push(s.peek()); }
+void op_dup_top_two(State& s) {
+  Item a = s.peek(2), b = s.peek(1);
+  s.push(std::move(a));
+  s.push(std::move(b));
+}
+void op_copy(State& s) {
+  std::size_t n = s.cur().arg;
+  if (n == 0) s.fail("COPY 0");
+  s.push(s.peek(n));
+}
+
+// --- operators -----------------------------------------------------------------------
+
+void push_binary(State& s, BinaryOperator op) {
+  ExprPtr right = s.pop_value();
+  ExprPtr left = s.pop_value();
+  ExprPtr e = ast::binop(left, op.op, right);
+  if (op.inplace) g_inplace[e.get()] = InplaceOp{e, op.op};
+  s.push(e);
+}
+void op_binary_named(State& s) {
+  auto op = binary_by_opname(s.cur().name());
+  if (!op) s.fail("unknown binary operator");
+  push_binary(s, *op);
+}
+void op_binary_op(State& s) {
+  ResolvedArg a = s.arg();
+  if (a.text == "[]") {
+    ExprPtr index = s.pop_value();
+    ExprPtr obj = s.pop_value();
+    s.push(ast::subscript(obj, subscript_index(index)));
+    return;
+  }
+  auto op = binary_by_symbol(a.text);
+  if (!op) s.fail("unknown binary operator " + a.text);
+  push_binary(s, *op);
+}
+void op_unary(State& s) {
+  auto op = unary_by_opname(s.cur().name());
+  s.push(ast::unaryop(*op, s.pop_value()));
+}
+void op_compare(State& s) {
+  std::string text = s.arg().text;
+  if (text == "exception match") {  // 3.8 `except E`: [exc, E] -> match
+    ExprPtr type = s.pop_value();
+    s.pop();
+    s.exc_match = type;
+    s.push(type);
+    return;
+  }
+  auto op = compare_by_text(text);
+  if (!op) s.fail("comparison '" + text + "' has no source form");
+  ExprPtr right = s.pop_value();
+  ExprPtr left = s.pop_value();
+  s.push(ast::compare(left, *op, right));
+}
+void op_is_op(State& s) {
+  ExprPtr right = s.pop_value();
+  ExprPtr left = s.pop_value();
+  s.push(ast::compare(left, s.cur().arg ? ast::CmpOperator::IsNot : ast::CmpOperator::Is, right));
+}
+void op_contains_op(State& s) {
+  ExprPtr right = s.pop_value();
+  ExprPtr left = s.pop_value();
+  s.push(ast::compare(left, s.cur().arg ? ast::CmpOperator::NotIn : ast::CmpOperator::In, right));
+}
+void op_binary_subscr(State& s) {
+  ExprPtr index = s.pop_value();
+  ExprPtr obj = s.pop_value();
+  s.push(ast::subscript(obj, subscript_index(index)));
+}
+void op_build_slice(State& s) {
+  std::size_t n = s.cur().arg;
+  ExprPtr step = n == 3 ? s.pop_value() : nullptr;
+  ExprPtr stop = s.pop_value();
+  ExprPtr start = s.pop_value();
+  auto part = [](ExprPtr e) { return is_none(e) ? nullptr : e; };
+  s.push(ast::slice(part(start), part(stop), part(step)));
+}
+void op_binary_slice(State& s) {
+  ExprPtr stop = s.pop_value();
+  ExprPtr start = s.pop_value();
+  ExprPtr obj = s.pop_value();
+  auto part = [](ExprPtr e) { return is_none(e) ? nullptr : e; };
+  s.push(ast::subscript(obj, ast::slice(part(start), part(stop))));
+}
+
+// --- containers --------------------------------------------------------------------
+
+void op_build_tuple(State& s) { s.push(ast::tuple(s.pop_values(s.cur().arg))); }
+void op_build_list(State& s) { s.push(ast::list(s.pop_values(s.cur().arg))); }
+void op_build_set(State& s) { s.push(ast::set(s.pop_values(s.cur().arg))); }
+void op_build_map(State& s) {
+  ExprList items = s.pop_values(2 * std::size_t(s.cur().arg));
+  ExprList keys, values;
+  for (std::size_t k = 0; k < items.size(); k += 2) keys.push_back(items[k]), values.push_back(items[k + 1]);
+  s.push(ast::dict(keys, values));
+}
+void op_build_const_key_map(State& s) {
+  ExprPtr keys = s.pop_value();
+  ExprList values = s.pop_values(s.cur().arg);
+  auto k = tuple_elements(keys);
+  if (!k || k->size() != values.size()) s.fail("BUILD_CONST_KEY_MAP keys do not match");
+  s.push(ast::dict(*k, values));
+}
+
+// Appends an iterable to a display under construction: a constant tuple is
+// folded literal elements, anything else is `*x` (`**x` for dicts).
+ExprList extended(const ExprList& elts, const ExprPtr& x) {
+  ExprList out = elts;
+  if (x->is<ast::Constant>()) {
+    if (auto items = tuple_elements(x)) {
+      out.insert(out.end(), items->begin(), items->end());
+      return out;
+    }
+    if (auto* fs = x->as<ast::Constant>()->value->as<FrozenSetValue>()) {
+      for (const ObjectRef& o : fs->items) out.push_back(ast::constant(o));
+      return out;
+    }
+  }
+  out.push_back(ast::starred(x));
+  return out;
+}
+void op_list_extend(State& s) {
+  ExprPtr x = s.pop_value();
+  Item& target = s.peek(s.cur().arg);
+  auto* l = target.expr ? target.expr->as<ast::List>() : nullptr;
+  if (!l) s.fail("LIST_EXTEND on a value that is not a list display");
+  target.expr = ast::list(extended(l->elts, x));
+}
+void op_set_update(State& s) {
+  ExprPtr x = s.pop_value();
+  Item& target = s.peek(s.cur().arg);
+  auto* st = target.expr ? target.expr->as<ast::Set>() : nullptr;
+  if (!st) s.fail("SET_UPDATE on a value that is not a set display");
+  target.expr = ast::set(extended(st->elts, x));
+}
+void op_dict_update(State& s) {
+  ExprPtr x = s.pop_value();
+  Item& target = s.peek(s.cur().arg);
+  auto* d = target.expr ? target.expr->as<ast::Dict>() : nullptr;
+  if (!d) s.fail("DICT_UPDATE on a value that is not a dict display");
+  ExprList keys = d->keys, values = d->values;
+  keys.push_back(nullptr);
+  values.push_back(x);
+  target.expr = ast::dict(keys, values);
+}
+void op_list_to_tuple(State& s) {
+  ExprPtr x = s.pop_value();
+  auto* l = x->as<ast::List>();
+  s.push(l ? ast::tuple(l->elts) : ast::call(ast::name("tuple"), {x}));
+}
+// 3.8 BUILD_*_UNPACK: n iterables joined; displays and constant tuples are spliced.
+ExprList unpack_join(State& s, std::size_t n) {
+  ExprList parts = s.pop_values(n), out;
+  for (const ExprPtr& p : parts) {
+    if (auto* t = p->as<ast::Tuple>()) out.insert(out.end(), t->elts.begin(), t->elts.end());
+    else if (auto* l = p->as<ast::List>()) out.insert(out.end(), l->elts.begin(), l->elts.end());
+    else if (p->is<ast::Constant>() && tuple_elements(p)) {
+      auto items = *tuple_elements(p);
+      out.insert(out.end(), items.begin(), items.end());
+    } else out.push_back(ast::starred(p));
+  }
+  return out;
+}
+void op_build_tuple_unpack(State& s) { s.push(ast::tuple(unpack_join(s, s.cur().arg))); }
+void op_build_list_unpack(State& s) { s.push(ast::list(unpack_join(s, s.cur().arg))); }
+void op_build_set_unpack(State& s) { s.push(ast::set(unpack_join(s, s.cur().arg))); }
+void op_build_map_unpack(State& s) {
+  ExprList parts = s.pop_values(s.cur().arg), keys, values;
+  for (const ExprPtr& p : parts) {
+    if (auto* d = p->as<ast::Dict>()) {
+      keys.insert(keys.end(), d->keys.begin(), d->keys.end());
+      values.insert(values.end(), d->values.begin(), d->values.end());
+    } else keys.push_back(nullptr), values.push_back(p);
+  }
+  s.push(ast::dict(keys, values));
+}
+
+// Comprehension bodies: the driver rebuilds these markers.
+void op_list_append(State& s) {
+  ExprPtr v = s.pop_value();
+  s.emit(ast::expr_stmt(ast::call(ast::name(kAppendMarker), {v})));
+}
+void op_map_add(State& s) {
+  ExprPtr v = s.pop_value();
+  ExprPtr k = s.pop_value();
+  s.emit(ast::expr_stmt(ast::call(ast::name(kMapAddMarker), {k, v})));
+}
+
+// --- strings ------------------------------------------------------------------------
+
+int conversion_char(std::string_view text) {
+  if (text == "str") return 's';
+  if (text == "repr") return 'r';
+  if (text == "ascii") return 'a';
+  return -1;
+}
+ExprPtr as_spec(const ExprPtr& spec) {
+  if (!spec) return nullptr;
+  if (spec->is<ast::JoinedStr>()) return spec;
+  return ast::joined_str({spec});
+}
+void op_format_value(State& s) {
+  ResolvedArg a = s.arg();
+  ExprPtr spec = a.has_format_spec ? s.pop_value() : nullptr;
+  ExprPtr v = s.pop_value();
+  s.push(ast::joined_str({ast::formatted_value(v, conversion_char(a.text), as_spec(spec))}));
+}
+void op_convert_value(State& s) {
+  ExprPtr v = s.pop_value();
+  s.push(ast::formatted_value(v, conversion_char(s.arg().text)));
+}
+ExprPtr formatted(const ExprPtr& v, ExprPtr spec) {
+  if (auto* f = v->as<ast::FormattedValue>())
+    return ast::joined_str({ast::formatted_value(f->value, f->conversion, as_spec(spec))});
+  return ast::joined_str({ast::formatted_value(v, -1, as_spec(spec))});
+}
+void op_format_simple(State& s) { s.push(formatted(s.pop_value(), nullptr)); }
+void op_format_with_spec(State& s) {
+  ExprPtr spec = s.pop_value();
+  ExprPtr v = s.pop_value();
+  s.push(formatted(v, spec));
+}
+void op_build_string(State& s) {
+  ExprList parts = s.pop_values(s.cur().arg), out;
+  for (const ExprPtr& p : parts) {
+    if (auto* j = p->as<ast::JoinedStr>()) out.insert(out.end(), j->values.begin(), j->values.end());
+    else out.push_back(p);
+  }
+  s.push(ast::joined_str(out));
+}
+
+// --- functions and classes -----------------------------------------------------------
+
+std::vector<std::pair<std::string, ExprPtr>> pairs_of(State& s, const ExprPtr& e, bool flat) {
+  std::vector<std::pair<std::string, ExprPtr>> out;
+  if (flat) {
+    auto items = tuple_elements(e);
+    if (!items) s.fail("annotations are not a tuple");
+    for (std::size_t k = 0; k + 1 < items->size(); k += 2)
+      if (const std::string* n = const_str((*items)[k])) out.emplace_back(*n, (*items)[k + 1]);
+    return out;
+  }
+  auto* d = e->as<ast::Dict>();
+  if (d) {
+    for (std::size_t k = 0; k < d->keys.size(); ++k)
+      if (const std::string* n = const_str(d->keys[k])) out.emplace_back(*n, d->values[k]);
+    return out;
+  }
+  if (auto* c = e->as<ast::Constant>())
+    if (auto* dv = c->value->as<DictValue>()) {
+      for (const auto& [k, v] : dv->items)
+        if (auto* n = k->as<StrValue>()) out.emplace_back(n->utf8, ast::constant(v));
+      return out;
+    }
+  s.fail("mapping is not a dict display");
+}
+
+void set_function_attribute(State& s, FunctionValue& f, std::uint32_t flag, const ExprPtr& v) {
+  if (flag == 0x01) {
+    auto items = tuple_elements(v);
+    if (!items) s.fail("defaults are not a tuple");
+    f.defaults = *items;
+  } else if (flag == 0x02) {
+    f.kwdefaults = pairs_of(s, v, false);
+  } else if (flag == 0x04) {
+    f.annotations = pairs_of(s, v, s.row.annotations_as_tuple);
+  }
+  // 0x08 closure, 0x10 annotate (3.14): nothing to print.
+}
+
+std::shared_ptr<FunctionValue> function_from_code(State& s, const ExprPtr& code) {
+  auto* c = code->as<ast::Constant>();
+  const CodeValue* cv = c ? c->value->as<CodeValue>() : nullptr;
+  if (!cv) s.fail("MAKE_FUNCTION without a code object");
+  auto f = std::make_shared<FunctionValue>();
+  f->code = cv->code;
+  return f;
+}
+
+void op_make_function(State& s) {
+  if (s.row.make_function_has_qualname) s.pop_value();
+  auto f = function_from_code(s, s.pop_value());
+  std::uint32_t flags = s.row.minor >= 13 ? 0 : s.cur().arg;
+  for (std::uint32_t flag : {0x08u, 0x04u, 0x02u, 0x01u})
+    if (flags & flag) set_function_attribute(s, *f, flag, s.pop_value());
+  Item out = Item::of(Kind::Function);
+  out.function = std::move(f);
+  s.push(std::move(out));
+}
+void op_set_function_attribute(State& s) {
+  Item f = s.pop();
+  ExprPtr v = s.pop_value();
+  if (f.kind != Kind::Function) s.fail("SET_FUNCTION_ATTRIBUTE on a value that is not a function");
+  set_function_attribute(s, *f.function, s.cur().arg, v);
+  s.push(std::move(f));
+}
+
+// --- imports ------------------------------------------------------------------------
+
+void op_import_name(State& s) {
+  ExprPtr fromlist = s.pop_value();
+  ExprPtr level = s.pop_value();
+  Item out = Item::of(Kind::Import);
+  out.module = s.arg().text;
+  out.expr = ast::name(out.module.substr(0, out.module.find('.')));
+  auto* lc = level->as<ast::Constant>();
+  if (lc)
+    if (auto* iv = lc->value->as<IntValue>()) out.level = int(iv->small);
+  if (!is_none(fromlist)) {
+    out.from_import = true;
+    out.fromlist = string_tuple(fromlist);
+    out.sink = std::make_shared<ImportFromSink>(out.module, out.level);
+  }
+  s.push(std::move(out));
+}
+void op_import_from(State& s) {
+  Item& top = s.peek();
+  if (top.kind != Kind::Import) s.fail("IMPORT_FROM without IMPORT_NAME");
+  if (!top.from_import) {
+    Item copy = top;
+    copy.attr_path += "." + s.arg().text;
+    s.push(std::move(copy));
+    return;
+  }
+  auto* sink = dynamic_cast<ImportFromSink*>(top.sink.get());
+  Item slot = Item::of(Kind::Slot);
+  slot.sink = top.sink;
+  slot.index = sink->add_name(s.arg().text);
+  s.push(std::move(slot));
+}
+void op_import_star(State& s) {
+  Item top = s.pop();
+  if (top.kind != Kind::Import) s.fail("import * without IMPORT_NAME");
+  s.emit(ast::import_from(top.module, {ast::alias("*")}, top.level));
+}
+
+// --- unpacking ---------------------------------------------------------------------
+
+void push_unpack(State& s, std::optional<std::size_t> star, std::size_t total) {
+  Item src = s.pop();
+  std::shared_ptr<UnpackSink> sink;
+  if (src.kind == Kind::Slot) sink = std::make_shared<UnpackSink>(total, star, nullptr, src.sink, src.index);
+  else sink = std::make_shared<UnpackSink>(total, star, s.value(std::move(src)), nullptr, 0);
+  for (std::size_t k = total; k-- > 0;) {
+    Item slot = Item::of(Kind::Slot);
+    slot.sink = sink;
+    slot.index = k;
+    s.push(std::move(slot));
+  }
+}
+void op_unpack_sequence(State& s) { push_unpack(s, std::nullopt, s.cur().arg); }
+void op_unpack_ex(State& s) {
+  std::size_t before = s.cur().arg & 0xff, after = s.cur().arg >> 8;
+  push_unpack(s, before, before + 1 + after);
+}
+
+// --- generators, returns, raise ------------------------------------------------------------
+
+void op_return_value(State& s) {
+  ExprPtr v = s.pop_value();
+  s.emit(ast::return_(v));
+  s.term.kind = Terminator::Kind::Exit;
+}
+void op_return_const(State& s) {
+  s.emit(ast::return_(constant_of(s.arg())));
+  s.term.kind = Terminator::Kind::Exit;
+}
+void op_raise(State& s) {
+  std::size_t n = s.cur().arg;
+  ExprPtr cause = n == 2 ? s.pop_value() : nullptr;
+  ExprPtr exc = n >= 1 ? s.pop_value() : nullptr;
+  s.emit(ast::raise_(exc, cause));
+  s.term.kind = Terminator::Kind::Exit;
+}
+void op_yield_value(State& s) { s.push(ast::yield_(s.pop_value())); }
+void op_get_iter(State& s) {
+  ExprPtr v = s.pop_value();
+  s.push(Item::of(Kind::Iter, v));
+}
+void op_get_yield_from_iter(State& s) {
+  Item v = s.pop();
+  // A generator expression's iterator is already an iterator: GET_ITER result.
+  s.push(ast::yield_from(v.kind == Kind::Iter ? v.expr : s.value(std::move(v))));
+}
+void op_get_awaitable(State& s) { s.push(ast::await_(s.pop_value())); }
+void op_yield_from(State& s) {  // ≤3.10: [awaitable, None] -> result
+  s.pop();
+  s.push(s.pop_value());
+}
+void op_return_generator(State& s) { s.push(Item::of(Kind::Marker)); }
+void op_end_send(State&) {}
+
+// --- exceptions and with (3.11+) -----------------------------------------------------------
+
+void op_push_exc_info(State& s) {
+  Item exc = s.pop();
+  s.push(Item::of(Kind::Marker));
+  s.push(std::move(exc));
+}
+void op_pop_except(State& s) {
+  for (int k = 0; k < s.row.pop_except_pops && !s.stack.empty(); ++k) s.pop();
+  s.pop_except = true;
+}
+void op_pop_block(State&) {}
+
+// 3.8 finally subroutines, as seen on the normal path: BEGIN_FINALLY pushes
+// NULL, END_FINALLY pops it; a with's cleanup pushes the __exit__ result.
+void op_begin_finally(State& s) { s.push(Item::of(Kind::Marker)); }
+void op_end_finally(State& s) {
+  if (!s.stack.empty()) s.pop();
+  if (!s.with_cleanup) s.end_finally = true;
+}
+void op_with_cleanup_start(State& s) {
+  s.with_cleanup = true;
+  s.push(Item::of(Kind::Marker));
+}
+void op_with_cleanup_finish(State& s) {
+  s.pop();
+  s.pop();
+}
+void op_check_exc_match(State& s) {
+  ExprPtr type = s.pop_value();
+  s.exc_match = type;
+  s.push(type);
+}
+void op_before_with(State& s) {
+  ExprPtr ctx = s.pop_value();
+  s.push(Item::of(Kind::Marker, ctx));  // __exit__
+  Item slot = Item::of(Kind::Slot);
+  slot.sink = std::make_shared<TargetSink>();
+  s.push(std::move(slot));
+}
+
+void op_call_intrinsic_1(State& s) {
+  std::string what = s.arg().text;
+  if (what == "INTRINSIC_IMPORT_STAR") {
+    op_import_star(s);
+    s.push(Item::of(Kind::Marker));
+  } else if (what == "INTRINSIC_UNARY_POSITIVE") {
+    s.push(ast::unaryop(ast::UnaryOperator::UAdd, s.pop_value()));
+  } else if (what == "INTRINSIC_LIST_TO_TUPLE") {
+    op_list_to_tuple(s);
+  } else if (what == "INTRINSIC_ASYNC_GEN_WRAP") {
+  } else {
+    s.fail("intrinsic " + what + " is not supported");
+  }
+}
+
+const std::unordered_map<std::string_view, Handler>& handlers() {
+  static const std::unordered_map<std::string_view, Handler> table = [] {
+    std::unordered_map<std::string_view, Handler> t;
+    for (auto n : {"NOP", "RESUME", "CACHE", "EXTENDED_ARG", "PRECALL", "MAKE_CELL",
+                   "COPY_FREE_VARS", "GEN_START", "SETUP_ANNOTATIONS", "NOT_TAKEN", "TO_BOOL",
+                   "RESUME_CHECK", "INSTRUMENTED_RESUME"})
+      t[n] = op_nop;
+    t["POP_TOP"] = op_pop_top;
+    t["END_FOR"] = op_end_for;
+    t["POP_ITER"] = op_pop_iter;
+    t["ROT_TWO"] = op_rot_two;
+    t["ROT_THREE"] = op_rot_three;
+    t["ROT_FOUR"] = op_rot_four;
+    t["ROT_N"] = op_rot_n;
+    t["SWAP"] = op_swap;
+    t["DUP_TOP"] = op_dup_top;
+    t["DUP_TOP_TWO"] = op_dup_top_two;
+    t["COPY"] = op_copy;
+    t["PUSH_NULL"] = op_push_null;
+    for (auto n : {"LOAD_CONST", "LOAD_CONST_IMMORTAL", "LOAD_CONST_MORTAL"}) t[n] = op_load_const;
+    t["LOAD_SMALL_INT"] = op_load_small_int;
+    t["LOAD_FAST_AND_CLEAR"] = op_load_saved;
+    for (auto n : {"LOAD_NAME", "LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_DEREF",
+                   "LOAD_CLASSDEREF"})
+      t[n] = op_load_name;
+    t["LOAD_LOCALS"] = op_load_locals;
+    t["LOAD_FROM_DICT_OR_DEREF"] = op_load_from_dict;
+    t["LOAD_FROM_DICT_OR_GLOBALS"] = op_load_from_dict;
+    t["LOAD_GLOBAL"] = op_load_global;
+    t["LOAD_FAST_LOAD_FAST"] = op_load_fast_pair;
+    t["LOAD_FAST_BORROW_LOAD_FAST_BORROW"] = op_load_fast_pair;
+    t["LOAD_CLOSURE"] = op_load_closure;
+    t["LOAD_ASSERTION_ERROR"] = op_load_assertion_error;
+    t["LOAD_BUILD_CLASS"] = op_load_build_class;
+    t["LOAD_ATTR"] = op_load_attr;
+    t["LOAD_METHOD"] = op_load_method;
+    t["LOAD_SUPER_ATTR"] = op_load_super_attr;
+    t["STORE_NAME"] = op_store_name;
+    t["STORE_FAST"] = op_store_name;
+    t["STORE_GLOBAL"] = op_store_global;
+    t["STORE_DEREF"] = op_store_deref;
+    t["STORE_FAST_STORE_FAST"] = op_store_fast_pair;
+    t["STORE_FAST_LOAD_FAST"] = op_store_fast_load_fast;
+    t["STORE_ATTR"] = op_store_attr;
+    t["STORE_SUBSCR"] = op_store_subscr;
+    t["STORE_SLICE"] = op_store_slice;
+    for (auto n : {"DELETE_NAME", "DELETE_FAST", "DELETE_GLOBAL", "DELETE_DEREF"}) t[n] = op_delete_name;
+    t["DELETE_ATTR"] = op_delete_attr;
+    t["DELETE_SUBSCR"] = op_delete_subscr;
+    for (auto n : {"BINARY_POWER", "BINARY_MULTIPLY", "BINARY_MATRIX_MULTIPLY", "BINARY_FLOOR_DIVIDE",
+                   "BINARY_TRUE_DIVIDE", "BINARY_MODULO", "BINARY_ADD", "BINARY_SUBTRACT",
+                   "BINARY_LSHIFT", "BINARY_RSHIFT", "BINARY_AND", "BINARY_XOR", "BINARY_OR",
+                   "INPLACE_POWER", "INPLACE_MULTIPLY", "INPLACE_MATRIX_MULTIPLY",
+                   "INPLACE_FLOOR_DIVIDE", "INPLACE_TRUE_DIVIDE", "INPLACE_MODULO", "INPLACE_ADD",
+                   "INPLACE_SUBTRACT", "INPLACE_LSHIFT", "INPLACE_RSHIFT", "INPLACE_AND",
+                   "INPLACE_XOR", "INPLACE_OR"})
+      t[n] = op_binary_named;
+    t["BINARY_OP"] = op_binary_op;
+    for (auto n : {"UNARY_POSITIVE", "UNARY_NEGATIVE", "UNARY_NOT", "UNARY_INVERT"}) t[n] = op_unary;
+    t["COMPARE_OP"] = op_compare;
+    t["IS_OP"] = op_is_op;
+    t["CONTAINS_OP"] = op_contains_op;
+    t["BINARY_SUBSCR"] = op_binary_subscr;
+    t["BUILD_SLICE"] = op_build_slice;
+    t["BINARY_SLICE"] = op_binary_slice;
+    t["BUILD_TUPLE"] = op_build_tuple;
+    t["BUILD_LIST"] = op_build_list;
+    t["BUILD_SET"] = op_build_set;
+    t["BUILD_MAP"] = op_build_map;
+    t["BUILD_CONST_KEY_MAP"] = op_build_const_key_map;
+    t["LIST_EXTEND"] = op_list_extend;
+    t["SET_UPDATE"] = op_set_update;
+    t["DICT_UPDATE"] = op_dict_update;
+    t["DICT_MERGE"] = op_dict_update;
+    t["LIST_TO_TUPLE"] = op_list_to_tuple;
+    t["BUILD_TUPLE_UNPACK"] = op_build_tuple_unpack;
+    t["BUILD_TUPLE_UNPACK_WITH_CALL"] = op_build_tuple_unpack;
+    t["BUILD_LIST_UNPACK"] = op_build_list_unpack;
+    t["BUILD_SET_UNPACK"] = op_build_set_unpack;
+    t["BUILD_MAP_UNPACK"] = op_build_map_unpack;
+    t["BUILD_MAP_UNPACK_WITH_CALL"] = op_build_map_unpack;
+    t["LIST_APPEND"] = op_list_append;
+    t["SET_ADD"] = op_list_append;
+    t["MAP_ADD"] = op_map_add;
+    t["FORMAT_VALUE"] = op_format_value;
+    t["CONVERT_VALUE"] = op_convert_value;
+    t["FORMAT_SIMPLE"] = op_format_simple;
+    t["FORMAT_WITH_SPEC"] = op_format_with_spec;
+    t["BUILD_STRING"] = op_build_string;
+    t["MAKE_FUNCTION"] = op_make_function;
+    t["SET_FUNCTION_ATTRIBUTE"] = op_set_function_attribute;
+    t["IMPORT_NAME"] = op_import_name;
+    t["IMPORT_FROM"] = op_import_from;
+    t["IMPORT_STAR"] = op_import_star;
+    t["UNPACK_SEQUENCE"] = op_unpack_sequence;
+    t["UNPACK_EX"] = op_unpack_ex;
+    t["RETURN_VALUE"] = op_return_value;
+    t["RETURN_CONST"] = op_return_const;
+    t["RAISE_VARARGS"] = op_raise;
+    t["YIELD_VALUE"] = op_yield_value;
+    t["GET_ITER"] = op_get_iter;
+    t["GET_YIELD_FROM_ITER"] = op_get_yield_from_iter;
+    t["GET_AWAITABLE"] = op_get_awaitable;
+    t["YIELD_FROM"] = op_yield_from;
+    t["RETURN_GENERATOR"] = op_return_generator;
+    t["END_SEND"] = op_end_send;
+    t["PUSH_EXC_INFO"] = op_push_exc_info;
+    t["POP_EXCEPT"] = op_pop_except;
+    t["CHECK_EXC_MATCH"] = op_check_exc_match;
+    t["BEFORE_WITH"] = op_before_with;
+    t["SETUP_WITH"] = op_before_with;
+    t["SETUP_FINALLY"] = op_nop;
+    t["POP_BLOCK"] = op_pop_block;
+    t["BEGIN_FINALLY"] = op_begin_finally;
+    t["END_FINALLY"] = op_end_finally;
+    t["WITH_CLEANUP_START"] = op_with_cleanup_start;
+    t["WITH_CLEANUP_FINISH"] = op_with_cleanup_finish;
+    t["CALL_INTRINSIC_1"] = op_call_intrinsic_1;
+    t["CALL_FUNCTION"] = op_call_function;
+    t["CALL_METHOD"] = op_call_method;
+    t["CALL_FUNCTION_KW"] = op_call_function_kw;
+    t["CALL"] = op_call;
+    t["CALL_KW"] = op_call_kw;
+    t["KW_NAMES"] = op_kw_names;
+    t["CALL_FUNCTION_EX"] = op_call_function_ex;
+    return t;
+  }();
+  return table;
+}
+
+// 3.12+ `a, b = x, y`: the compiler drops the tuple and the SWAP and stores
+// in reverse order (`x; y; STORE b; STORE a`). Stores that each take one of
+// several distinct values pending on the stack are that tuple assignment.
+bool parallel_store(State& s) {
+  std::vector<std::string> targets;  // in store order
+  std::size_t k = s.pos;
+  for (; k < s.ins.size(); ++k) {
+    std::string_view n = s.ins[k].name();
+    if (n == "STORE_FAST" || n == "STORE_NAME" || n == "STORE_GLOBAL" || n == "STORE_DEREF") {
+      if (n == "STORE_GLOBAL" || n == "STORE_DEREF") break;
+      targets.push_back(resolve_argument(s.code, s.ins[k]).text);
+    } else if (n == "STORE_FAST_STORE_FAST") {
+      ResolvedArg a = resolve_argument(s.code, s.ins[k]);
+      targets.push_back(a.text);
+      targets.push_back(a.second);
+    } else {
+      break;
+    }
+  }
+  std::size_t n = targets.size();
+  if (n < 2 || s.stack.size() < n) return false;
+  // Only where the stores take exactly the pending values (no more stores).
+  while (targets.size() > n) targets.pop_back();
+  for (std::size_t i = 1; i <= n; ++i) {
+    const Item& it = s.peek(i);
+    if (it.kind != Kind::Value) return false;
+    for (std::size_t j = i + 1; j <= n; ++j)
+      if (s.peek(j).expr == it.expr) return false;
+  }
+  // Stores that could also be separate statements (a value computed for the
+  // first store only) never leave two values pending, so this is a tuple.
+  ExprList values = s.pop_values(n), names;
+  for (std::size_t i = n; i-- > 0;) names.push_back(ast::name(targets[i], ast::ExprContext::Store));
+  s.emit(ast::assign(ast::tuple(names, ast::ExprContext::Store), ast::tuple(values)));
+  s.pos = k - 1;
+  return true;
+}
+
+// Control transfer at the end of a block.
+bool terminate(State& s) {
+  std::string_view n = s.cur().name();
+  using TK = Terminator::Kind;
+  s.term.ins = &s.cur();
+  auto branch = [&](bool jump_if) {
+    s.term.kind = TK::Branch;
+    s.term.cond = s.pop_value();
+    s.term.jump_if = jump_if;
+    s.term.exc_match = s.exc_match && s.term.cond == s.exc_match;
+  };
+  if (n == "JUMP_FORWARD" || n == "JUMP_ABSOLUTE" || n == "JUMP_BACKWARD" ||
+      n == "JUMP_BACKWARD_NO_INTERRUPT" || n == "JUMP" || n == "JUMP_NO_INTERRUPT") {
+    s.term.kind = TK::Fall;
+    return true;
+  }
+  if (n == "POP_JUMP_IF_FALSE" || n == "POP_JUMP_FORWARD_IF_FALSE" || n == "POP_JUMP_BACKWARD_IF_FALSE") {
+    branch(false);
+    return true;
+  }
+  if (n == "POP_JUMP_IF_TRUE" || n == "POP_JUMP_FORWARD_IF_TRUE" || n == "POP_JUMP_BACKWARD_IF_TRUE") {
+    branch(true);
+    return true;
+  }
+  if (n == "POP_JUMP_IF_NONE" || n == "POP_JUMP_FORWARD_IF_NONE" || n == "POP_JUMP_BACKWARD_IF_NONE" ||
+      n == "POP_JUMP_IF_NOT_NONE" || n == "POP_JUMP_FORWARD_IF_NOT_NONE" ||
+      n == "POP_JUMP_BACKWARD_IF_NOT_NONE") {
+    bool is_not = n.find("NOT_NONE") != std::string_view::npos;
+    s.term.kind = TK::Branch;
+    s.term.cond = ast::compare(s.pop_value(), is_not ? ast::CmpOperator::IsNot : ast::CmpOperator::Is,
+                               ast::none());
+    s.term.jump_if = true;
+    return true;
+  }
+  if (n == "JUMP_IF_FALSE_OR_POP" || n == "JUMP_IF_TRUE_OR_POP") {
+    s.term.kind = TK::KeepBranch;
+    s.term.cond = s.value(s.peek());
+    s.term.jump_if = n == "JUMP_IF_TRUE_OR_POP";
+    return true;
+  }
+  if (n == "FOR_ITER") {
+    s.term.kind = TK::ForIter;
+    return true;
+  }
+  if (n == "SEND") {
+    s.term.kind = TK::Send;
+    return true;
+  }
+  if (n == "JUMP_IF_NOT_EXC_MATCH") {  // 3.9-3.10: pops [exc, E], jumps when no match
+    s.term.kind = TK::Branch;
+    s.term.cond = s.pop_value();
+    s.pop();
+    s.term.jump_if = false;
+    s.term.exc_match = true;
+    return true;
+  }
+  if (n == "RERAISE") {
+    s.term.kind = TK::Exit;
+    s.reraise = true;
+    return true;
+  }
+  if (n == "POP_FINALLY" || n == "CALL_FINALLY" || n == "SETUP_ASYNC_WITH" ||
+      n == "WITH_EXCEPT_START" || n == "SETUP_LOOP") {
+    s.fail("exception handling and with statements are not supported yet");
+  }
+  return false;
+}
+
+}  // namespace
+
+const ExprPtr& Lifter::assertion_error() {
+  static const ExprPtr e = ast::name("AssertionError");
+  return e;
+}
+
+Lifter::Lifter(const DecodedCode& code, Definer& definer)
+    : code_(code), definer_(definer), row_(version_row(code.traits->minor)) {}
+
+BlockEffect Lifter::run(const cfg::Graph& graph, cfg::BlockId id, Stack stack) {
+  State s{*this, code_, row_, graph.instructions(id)};
+  s.stack = std::move(stack);
+  for (s.pos = 0; s.pos < s.ins.size(); ++s.pos) {
+    if (terminate(s)) continue;
+    if (row_.minor >= 12 && parallel_store(s)) continue;
+    auto it = handlers().find(s.cur().name());
+    if (it == handlers().end()) s.fail("opcode is not supported");
+    it->second(s);
+  }
+  return BlockEffect{std::move(s.stmts), std::move(s.stack), std::move(s.term), s.pop_except,
+                     s.reraise, s.end_finally};
+}
+
+}  // namespace unveil::lift

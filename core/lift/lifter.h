@@ -1,0 +1,89 @@
+// Symbolic execution of one basic block (⇄ the expression half of CPython's
+// Python/codegen.c, run backwards): instructions become expressions on a
+// symbolic stack and statements where a value is stored, popped or returned.
+// Control transfer at the end of a block is reported, not followed: the
+// structurer decides where control goes.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "ast/stmt.h"
+#include "cfg/graph.h"
+#include "decode/instruction.h"
+#include "lift/stack.h"
+#include "lift/version_table.h"
+
+namespace unveil::lift {
+
+// Turns nested code objects into source; implemented by the driver.
+class Definer {
+ public:
+  virtual ~Definer() = default;
+  // `def name(...)` (decorators and all) for a function stored under `name`.
+  virtual ast::StmtPtr define_function(const FunctionValue& f, const std::string& name) = 0;
+  virtual ast::StmtPtr define_class(const ClassValue& c, const std::string& name) = 0;
+  // A function used as a value: a lambda, or a comprehension called with `iter_arg`.
+  virtual ast::ExprPtr function_expr(const FunctionValue& f, ast::ExprPtr iter_arg) = 0;
+};
+
+struct Terminator {
+  enum class Kind {
+    Fall,        // falls through or jumps unconditionally (follow the normal successor)
+    Branch,      // pops `cond`; jumps when its truth equals jump_if
+    KeepBranch,  // JUMP_IF_*_OR_POP: jumps keeping `cond` on the stack, else pops it
+    ForIter,     // FOR_ITER: falls into the body with the next item, jumps when exhausted
+    Send,        // SEND: await/yield from; `cond` is the result expression
+    Exit,        // return, raise, reraise
+  };
+  Kind kind = Kind::Fall;
+  ast::ExprPtr cond;
+  bool jump_if = false;
+  bool exc_match = false;  // Branch on CHECK_EXC_MATCH: `cond` is the matched type
+  const Instruction* ins = nullptr;
+};
+
+struct BlockEffect {
+  ast::StmtList stmts;
+  Stack stack;
+  Terminator term;
+  bool pop_except = false;  // the block ran POP_EXCEPT (an except clause ends here)
+  bool reraise = false;     // the block ends in RERAISE
+  bool end_finally = false; // 3.8: the block ends a finally body (END_FINALLY, not a with's)
+};
+
+// Markers the lifter leaves in statements for the driver to rebuild:
+// `<append>(x)` for LIST_APPEND/SET_ADD, `<mapadd>(k, v)` for MAP_ADD.
+inline constexpr const char* kAppendMarker = "<append>";
+inline constexpr const char* kMapAddMarker = "<mapadd>";
+
+class Lifter {
+ public:
+  Lifter(const DecodedCode& code, Definer& definer);
+
+  BlockEffect run(const cfg::Graph& graph, cfg::BlockId id, Stack stack);
+
+  // Names this code stores with STORE_GLOBAL / into free variables (for
+  // `global` and `nonlocal` declarations).
+  const std::set<std::string>& globals() const { return globals_; }
+  const std::set<std::string>& nonlocals() const { return nonlocals_; }
+  // The value of a LOAD_ASSERTION_ERROR (recognised by identity by the structurer).
+  static const ast::ExprPtr& assertion_error();
+  void note_global(const std::string& n) { globals_.insert(n); }
+  void note_nonlocal(const std::string& n) { nonlocals_.insert(n); }
+
+  // Used by opcode handlers (lifter_ops.cpp).
+  struct State;
+
+ private:
+  const DecodedCode& code_;
+  Definer& definer_;
+  const VersionRow& row_;
+  std::set<std::string> globals_, nonlocals_;
+  friend struct State;
+};
+
+}  // namespace unveil::lift

@@ -1,0 +1,74 @@
+// Sinks: where the stores of unpacked values, imported names and loop
+// targets go, so that several stores become one statement.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ast/build.h"
+#include "lift/stack.h"
+
+namespace unveil::lift {
+
+// Sink::put is declared in stack.h; the out-parameter form lives here.
+struct StmtSink : Sink {
+  void put(std::size_t, ast::ExprPtr) override {}
+  virtual void put(std::size_t index, ast::ExprPtr target, ast::StmtList& out) = 0;
+};
+
+// `a, *b, c = value` (or a nested target of an outer unpacking).
+class UnpackSink : public StmtSink {
+ public:
+  UnpackSink(std::size_t count, std::optional<std::size_t> star, ast::ExprPtr value,
+             std::shared_ptr<Sink> parent, std::size_t parent_index)
+      : targets_(count), star_(star), value_(std::move(value)), parent_(std::move(parent)),
+        parent_index_(parent_index) {}
+  using StmtSink::put;
+  void put(std::size_t index, ast::ExprPtr target, ast::StmtList& out) override;
+
+ private:
+  std::vector<ast::ExprPtr> targets_;
+  std::size_t filled_ = 0;
+  std::optional<std::size_t> star_;
+  ast::ExprPtr value_;
+  std::shared_ptr<Sink> parent_;
+  std::size_t parent_index_;
+};
+
+// `from module import a, b as c`: names come from IMPORT_FROM, targets from stores.
+class ImportFromSink : public StmtSink {
+ public:
+  ImportFromSink(std::string module, int level) : module_(std::move(module)), level_(level) {}
+  std::size_t add_name(std::string name) {
+    names_.push_back(std::move(name));
+    aliases_.emplace_back();
+    return names_.size() - 1;
+  }
+  using StmtSink::put;
+  void put(std::size_t index, ast::ExprPtr target, ast::StmtList& out) override;
+  ast::StmtPtr statement() const;
+
+ private:
+  std::string module_;
+  int level_;
+  std::vector<std::string> names_;
+  std::vector<std::optional<ast::Alias>> aliases_;
+};
+
+// The target of a for loop or comprehension clause, read by the structurer.
+class TargetSink : public StmtSink {
+ public:
+  using StmtSink::put;
+  void put(std::size_t, ast::ExprPtr target, ast::StmtList&) override { target_ = std::move(target); }
+  const ast::ExprPtr& target() const { return target_; }
+
+ private:
+  ast::ExprPtr target_;
+};
+
+// Delivers a store into any sink.
+void put_target(Sink& sink, std::size_t index, ast::ExprPtr target, ast::StmtList& out);
+
+}  // namespace unveil::lift

@@ -1,0 +1,85 @@
+// The symbolic value stack of lifting: what each slot of CPython's value stack
+// holds while a block is executed symbolically.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ast/expr.h"
+#include "ast/stmt.h"
+#include "read/code_object.h"
+
+namespace unveil::lift {
+
+// A function object under construction (MAKE_FUNCTION and what follows it).
+struct FunctionValue {
+  std::shared_ptr<const CodeObject> code;
+  ast::ExprList defaults;                        // positional defaults
+  std::vector<std::pair<std::string, ast::ExprPtr>> kwdefaults;
+  std::vector<std::pair<std::string, ast::ExprPtr>> annotations;
+  ast::ExprList decorators;                      // outermost first
+};
+
+// `__build_class__(func, name, *bases, **kw)` before it is stored.
+struct ClassValue {
+  std::shared_ptr<FunctionValue> body;
+  std::string name;
+  ast::ExprList bases;
+  std::vector<ast::Keyword> keywords;
+  ast::ExprList decorators;
+};
+
+// Where a stored value goes when the store is part of a bigger target:
+// unpacking, a for target, `with ... as`, `except ... as`.
+struct Sink {
+  virtual ~Sink() = default;
+  // Receives the target of slot `index`; returns a statement when complete.
+  virtual void put(std::size_t index, ast::ExprPtr target) = 0;
+};
+
+struct Item {
+  enum class Kind {
+    Value,       // an expression
+    Null,        // NULL pushed for the call protocol (PUSH_NULL, LOAD_METHOD...)
+    Marker,      // a value with no source form that is popped silently
+    Iter,        // GET_ITER/GET_AITER result; expr = the iterable
+    Function,    // function
+    Class,       // cls
+    BuildClass,  // LOAD_BUILD_CLASS
+    Import,      // IMPORT_NAME result; expr = Name(dotted module)
+    Slot,        // a value whose store goes to `sink[index]`
+    Exception,   // an exception pushed by a handler entry (structurer use)
+  };
+  Kind kind = Kind::Value;
+  ast::ExprPtr expr;
+  std::shared_ptr<FunctionValue> function;
+  std::shared_ptr<ClassValue> cls;
+  std::shared_ptr<Sink> sink;
+  std::size_t index = 0;
+  // Import: module name, level, fromlist (names) and whether it is `import a.b`.
+  std::string module;
+  int level = 0;
+  std::vector<std::string> fromlist;
+  bool star = false;
+  bool from_import = false;  // fromlist is not None
+  std::string attr_path;     // IMPORT_FROM/LOAD_ATTR chain on an import: `a.b.c` parts after the first
+
+  static Item value(ast::ExprPtr e) {
+    Item i;
+    i.expr = std::move(e);
+    return i;
+  }
+  static Item of(Kind k, ast::ExprPtr e = nullptr) {
+    Item i;
+    i.kind = k;
+    i.expr = std::move(e);
+    return i;
+  }
+};
+
+using Stack = std::vector<Item>;
+
+}  // namespace unveil::lift

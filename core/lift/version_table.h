@@ -1,0 +1,27 @@
+// Per-version facts lifting needs that the opcode tables do not carry, keyed
+// once by VersionTraits::minor.
+#pragma once
+
+namespace unveil::lift {
+
+enum class NullSlot {
+  None,   // ≤3.10: CALL_FUNCTION has no NULL slot (CALL_METHOD pops two)
+  Below,  // 3.11–3.12: [NULL, callable, args...]
+  Above,  // 3.13+: [callable, NULL, args...]
+};
+
+struct VersionRow {
+  int minor;
+  NullSlot null_slot;
+  bool make_function_has_qualname;  // ≤3.10: MAKE_FUNCTION pops the qualname too
+  bool annotations_as_tuple;        // 3.10+: MAKE_FUNCTION 0x04 takes a flat (name, value) tuple
+  bool docstring_in_consts;         // ≤3.13: co_consts[0] is the docstring (3.14: a flag)
+  bool for_iter_exit_pops;          // ≤3.13: an exhausted FOR_ITER pops the iterator (3.14: POP_ITER does)
+  bool end_for_then_pop_top;        // 3.13: the loop exit is END_FOR; POP_TOP (both skipped by FOR_ITER)
+  bool while_test_at_top;           // 3.8-3.9, 3.14: `while c:` tests at the loop head (3.10-3.13: at the bottom)
+  int pop_except_pops;              // POP_EXCEPT: 3 values (≤3.10 exc_info triple) or 1
+};
+
+const VersionRow& version_row(int minor);
+
+}  // namespace unveil::lift

@@ -1,0 +1,103 @@
+// Comprehension code objects (≤3.11 `<listcomp>` and friends; genexprs on
+// every version) back to comprehension expressions.
+#include "ast/build.h"
+#include "structure/comprehension.h"
+#include "lift/lifter.h"
+#include "structure/simplify.h"
+
+namespace unveil::structure {
+
+using ast::ExprPtr;
+using ast::StmtList;
+
+namespace {
+
+struct Element {
+  ExprPtr elt, key;  // key set for a dict comprehension
+};
+
+bool is_marker_call(const ExprPtr& e, const char* marker, std::size_t nargs) {
+  auto* c = e->as<ast::Call>();
+  if (!c || c->args.size() != nargs) return false;
+  auto* n = c->func->as<ast::Name>();
+  return n && n->id == marker;
+}
+
+// One loop body: ifs, a nested for, or the element.
+bool walk(const StmtList& body, std::vector<ast::Comprehension>& gens, Element& out) {
+  StmtList stmts;
+  StmtList work(body.rbegin(), body.rend());  // a stack: next statement at the back
+  while (!work.empty()) {
+    ast::StmtPtr s = work.back();
+    work.pop_back();
+    if (s->is<ast::Pass>() || s->is<ast::Continue>()) continue;
+    // `if not c: continue` (else: the rest): a filter `if c`.
+    if (auto* i = s->as<ast::If>(); i && stmts.empty() && i->body.size() == 1 &&
+                                   i->body[0]->is<ast::Continue>()) {
+      gens.back().ifs.push_back(negate(i->test));
+      work.insert(work.end(), i->orelse.rbegin(), i->orelse.rend());
+      continue;
+    }
+    stmts.push_back(s);
+  }
+  if (stmts.size() != 1) return false;
+  const ast::StmtPtr& s = stmts[0];
+  if (auto* i = s->as<ast::If>()) {
+    for (const auto& o : i->orelse)
+      if (!o->is<ast::Continue>() && !o->is<ast::Pass>()) return false;
+    gens.back().ifs.push_back(i->test);
+    return walk(i->body, gens, out);
+  }
+  if (auto* f = s->as<ast::For>()) {
+    if (!f->orelse.empty()) return false;
+    gens.push_back(ast::comprehension(f->target, f->iter));
+    return walk(f->body, gens, out);
+  }
+  auto* e = s->as<ast::ExprStmt>();
+  if (!e) return false;
+  if (is_marker_call(e->value, lift::kAppendMarker, 1)) {
+    out.elt = e->value->as<ast::Call>()->args[0];
+    return true;
+  }
+  if (is_marker_call(e->value, lift::kMapAddMarker, 2)) {
+    out.key = e->value->as<ast::Call>()->args[0];
+    out.elt = e->value->as<ast::Call>()->args[1];
+    return true;
+  }
+  if (auto* y = e->value->as<ast::Yield>(); y && y->value) {
+    out.elt = y->value;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+ExprPtr rebuild_comprehension(ComprehensionKind kind, const ast::For& loop, const ExprPtr& iter) {
+  if (!loop.orelse.empty()) return nullptr;
+  std::vector<ast::Comprehension> gens{ast::comprehension(loop.target, iter ? iter : loop.iter)};
+  Element el;
+  if (!walk(loop.body, gens, el) || !el.elt) return nullptr;
+  switch (kind) {
+    case ComprehensionKind::List: return ast::list_comp(el.elt, gens);
+    case ComprehensionKind::Set: return ast::set_comp(el.elt, gens);
+    case ComprehensionKind::Dict: return el.key ? ast::dict_comp(el.key, el.elt, gens) : nullptr;
+    case ComprehensionKind::Generator: return ast::generator_exp(el.elt, gens);
+  }
+  return nullptr;
+}
+
+bool has_comprehension_marker(const ast::StmtList& body) {
+  for (const auto& s : body) {
+    if (auto* e = s->as<ast::ExprStmt>())
+      if (is_marker_call(e->value, lift::kAppendMarker, 1) || is_marker_call(e->value, lift::kMapAddMarker, 2))
+        return true;
+    if (auto* i = s->as<ast::If>())
+      if (has_comprehension_marker(i->body) || has_comprehension_marker(i->orelse)) return true;
+    if (auto* f = s->as<ast::For>())
+      if (has_comprehension_marker(f->body)) return true;
+  }
+  return false;
+}
+
+}  // namespace unveil::structure

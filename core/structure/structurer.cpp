@@ -1,0 +1,1009 @@
+#include "structure/structurer.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+
+#include "ast/build.h"
+#include "decode/argument.h"
+#include "lift/sinks.h"
+#include "structure/comprehension.h"
+#include "structure/simplify.h"
+#include "emit/unparse.h"
+#include "support/error.h"
+
+namespace unveil::structure {
+
+using cfg::BlockId;
+using cfg::EdgeFilter;
+using cfg::EdgeKind;
+using cfg::kNoBlock;
+using lift::Item;
+using TK = lift::Terminator::Kind;
+
+namespace {
+constexpr std::size_t kMaxSteps = 1'000'000;
+constexpr std::size_t kMaxNesting = 400;
+
+// Handlers that no source construct wrote: 3.12+ generators' StopIteration
+// conversion and the throw() cleanup of await/yield from.
+bool implicit_handler(const cfg::Graph& g, BlockId b) {
+  for (const Instruction& ins : g.instructions(b)) {
+    std::string_view n = ins.name();
+    if (n == "NOP" || n == "EXTENDED_ARG") continue;
+    if (n == "CLEANUP_THROW") return true;
+    if (n == "SWAP") {
+      // 3.12+ inlined comprehension: restore the shadowed variables and re-raise.
+      for (const Instruction& i : g.instructions(b)) {
+        std::string_view m = i.name();
+        if (m != "SWAP" && m != "POP_TOP" && m != "STORE_FAST" && m != "RERAISE" && m != "NOP")
+          return false;
+      }
+      return g.last_instruction(b).name() == "RERAISE";
+    }
+    if (n == "CALL_INTRINSIC_1") {
+      ResolvedArg a = resolve_argument(g.code(), ins);
+      return a.text == "INTRINSIC_STOPITERATION_ERROR";
+    }
+    return false;
+  }
+  return false;
+}
+}  // namespace
+
+Structurer::Structurer(const DecodedCode& code, lift::Definer& definer)
+    : code_(code),
+      graph_(cfg::build_graph(code)),
+      // Exception edges count for dominance and loops: a loop inside an except
+      // clause is still a loop, and a handler that loops back is in the loop.
+      dom_(cfg::DominatorTree::dominators(graph_, EdgeFilter::all())),
+      pdom_(cfg::DominatorTree::post_dominators(graph_, EdgeFilter::normal())),
+      loops_(cfg::LoopForest::find(graph_, dom_)),
+      lifter_(code, definer),
+      emitted_(graph_.size(), false) {
+  rpo_index_.assign(graph_.size(), 0xffffffffu);
+  auto order = dom_.order();
+  for (std::size_t k = 0; k < order.size(); ++k) rpo_index_[order[k]] = std::uint32_t(k);
+}
+
+void Structurer::fail(BlockId b, const std::string& what) const {
+  std::size_t offset = b < graph_.size() ? graph_.block(b).begin : 0;
+  throw Error(ErrorKind::Decode, "structure: " + what, offset);
+}
+
+void Structurer::check_handlers() const {
+  if (!loops_.reducible()) fail(loops_.irreducible()[0].entries[0], "irreducible control flow");
+}
+
+ast::StmtList Structurer::run() {
+  check_handlers();
+  Seq s = sequence(graph_.entry(), kNoBlock, {});
+  // Every handler must have become a try/with: never drop an except clause silently.
+  for (const cfg::Block& b : graph_.blocks())
+    if (b.is_handler && b.reachable && is_try_handler(b.id) && !implicit_handler(graph_, b.id) &&
+        std::find(used_handlers_.begin(), used_handlers_.end(), b.id) == used_handlers_.end())
+      fail(b.id, "an exception handler that no try/with statement explains");
+  return s.stmts;
+}
+
+void Structurer::mark(BlockId b) {
+  if (emitted_[b]) fail(b, "block reached twice (unstructured flow)");
+  emitted_[b] = true;
+}
+
+BlockId Structurer::fall_successor(BlockId b) const {
+  BlockId out = kNoBlock;
+  graph_.for_each_successor(b, EdgeFilter().with(EdgeKind::FallThrough),
+                            [&](const cfg::Edge& e) { out = e.to; });
+  return out;
+}
+BlockId Structurer::jump_successor(BlockId b) const {
+  BlockId out = kNoBlock;
+  graph_.for_each_successor(b, EdgeFilter().with(EdgeKind::Jump).with(EdgeKind::Branch),
+                            [&](const cfg::Edge& e) { out = e.to; });
+  return out;
+}
+BlockId Structurer::normal_successor(BlockId b) const {
+  BlockId j = jump_successor(b);
+  return j != kNoBlock ? j : fall_successor(b);
+}
+
+// 3.12+ copies a small exit block into the paths that reach it (PEP 626):
+// a block with the same instructions as `original` is that block.
+bool Structurer::copies_block(BlockId b, BlockId original) const {
+  if (b == kNoBlock || original == kNoBlock || b == original) return false;
+  auto strip = [&](BlockId x) {
+    std::vector<std::pair<std::uint8_t, std::uint32_t>> out;
+    for (const Instruction& i : graph_.instructions(x))
+      if (i.name() != "NOP" && i.name() != "EXTENDED_ARG") out.emplace_back(i.opcode, i.arg);
+    return out;
+  };
+  const Instruction& last = graph_.last_instruction(b);
+  if (last.jump_target || fall_successor(b) != kNoBlock) return false;  // must end the frame
+  return strip(b) == strip(original);
+}
+
+bool Structurer::in_current_loop(BlockId b) const {
+  if (context_.empty()) return true;
+  return loops_.contains(context_.back().loop, b);
+}
+
+Structurer::Seq Structurer::sequence(BlockId b, BlockId stop, lift::Stack stack, bool at_header) {
+  // Nesting depth bounds the recursion (generated code can nest very deeply).
+  if (++depth_ > kMaxNesting) {
+    --depth_;
+    fail(b, "statements nested too deeply");
+  }
+  struct Guard {
+    std::size_t& d;
+    ~Guard() { --d; }
+  } guard{depth_};
+  Seq out = sequence_raw(b, stop, std::move(stack), at_header);
+  remove_finally_copies(out);
+  return out;
+}
+
+Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack stack, bool at_header) {
+  Seq out;
+  out.stack = std::move(stack);
+  while (true) {
+    if (++steps_ > kMaxSteps) fail(b, "too many steps");
+    if (b == stop) return out;
+    if (b == kNoBlock) fail(0, "control flows past the end");
+    if (!at_header) {
+      if (!context_.empty()) {
+        const LoopContext& loop = context_.back();
+        if (b == loop.header) {
+          out.stmts.push_back(ast::continue_());
+          out.open = false;
+          return out;
+        }
+        if (b == loop.follow || copies_block(b, loop.follow)) {
+          out.stmts.push_back(ast::break_());
+          out.open = false;
+          return out;
+        }
+        for (const LoopContext& outer : context_)
+          if (b == outer.header || b == outer.follow) fail(b, "jump out of nested loops");
+      }
+      if (leaves_region(b, out.stack.size())) {
+        Region& r = regions_.back();
+        if (r.exit != kNoBlock && r.exit != b) fail(b, "try body leaves at two places");
+        r.exit = b;
+        return out;
+      }
+      if (auto h = region_to_enter(b)) {
+        b = structure_try(b, *h, out);
+        if (b == kNoBlock) {
+          out.open = false;
+          return out;
+        }
+        continue;
+      }
+      if (loops_.loop_of_header(b) != cfg::kNoLoop &&
+          graph_.last_instruction(b).name() != "SEND") {
+        b = structure_loop(b, out);
+        if (b == kNoBlock) {
+          out.open = false;
+          return out;
+        }
+        continue;
+      }
+    }
+    at_header = false;
+    mark(b);
+    entry_stack_ = out.stack;
+    lift::BlockEffect eff = lifter_.run(graph_, b, std::move(out.stack));
+    out.stmts.insert(out.stmts.end(), eff.stmts.begin(), eff.stmts.end());
+    out.stack = eff.stack;
+    switch (eff.term.kind) {
+      case TK::Exit:
+        out.open = false;
+        return out;
+      case TK::Fall:
+        b = normal_successor(b);
+        if (!clauses_.empty() && ((eff.pop_except && !clauses_.back().finally) ||
+                                  (eff.end_finally && clauses_.back().finally))) {
+          // The end of an except clause: continue, break, or on to the join.
+          if (!context_.empty() && b == context_.back().header) {
+            out.stmts.push_back(ast::continue_());
+          } else if (!context_.empty() && b == context_.back().follow) {
+            out.stmts.push_back(ast::break_());
+          } else {
+            if (clauses_.back().exit != kNoBlock && clauses_.back().exit != b)
+              fail(b, "except clauses end at different places");
+            clauses_.back().exit = b;
+            return out;
+          }
+          out.open = false;
+          return out;
+        }
+        break;
+      case TK::Branch:
+      case TK::KeepBranch:
+        if (eff.stmts.empty() || true) {
+          // Statements of this block stay; only its value computation is redone.
+          lift::Stack saved = entry_stack_;
+          BlockId next = kNoBlock;
+          if (eff.stmts.empty() && try_value_branch(b, stop, out, next)) {
+            b = next;
+            break;
+          }
+          entry_stack_ = saved;
+        }
+        if (eff.term.kind == TK::KeepBranch) {
+          b = structure_keep(b, eff, stop, out, false);
+          break;
+        }
+        // 3.12+ `x or y`: COPY 1; POP_JUMP_IF_TRUE; POP_TOP; y — the tested value stays.
+        if (!out.stack.empty() && out.stack.back().kind == Item::Kind::Value &&
+            out.stack.back().expr == eff.term.cond && !eff.term.exc_match)
+          b = structure_keep(b, eff, stop, out, true);
+        else
+          b = structure_if(b, eff, stop, out);
+        break;
+      case TK::Send: {
+        // [receiver, value] → result; the yield loop around SEND is the await itself.
+        if (out.stack.size() < 2) fail(b, "SEND without a receiver");
+        out.stack.pop_back();
+        Item receiver = out.stack.back();
+        out.stack.pop_back();
+        out.stack.push_back(receiver);
+        b = jump_successor(b);
+        if (b != kNoBlock && !graph_.block(b).reachable) fail(b, "SEND target unreachable");
+        break;
+      }
+      case TK::ForIter:
+        fail(b, "FOR_ITER outside a loop header");
+    }
+    if (b == kNoBlock) {
+      out.open = false;
+      return out;
+    }
+  }
+}
+
+// --- exception regions ----------------------------------------------------------
+
+std::vector<BlockId> Structurer::handler_chain(BlockId b) const {
+  std::vector<BlockId> chain;
+  for (int guard = 0; guard < 256 && b != kNoBlock; ++guard) {
+    const auto& h = graph_.block(b).handler;
+    if (!h) break;
+    b = h->block;
+    if (std::find(chain.begin(), chain.end(), b) != chain.end()) break;
+    chain.push_back(b);
+  }
+  return chain;
+}
+
+bool Structurer::is_try_handler(BlockId h) const {
+  auto ins = graph_.instructions(h);
+  std::size_t k = 0;
+  while (k < ins.size() && (ins[k].name() == "NOP" || ins[k].name() == "EXTENDED_ARG")) ++k;
+  if (k >= ins.size()) return false;
+  if (code_.traits->has_exception_table()) return ins[k].name() == "PUSH_EXC_INFO";
+  // Block stack: every SETUP_* target, except the cleanup of `except E as e`
+  // (`e = None; del e; reraise`).
+  if (k + 2 < ins.size() && ins[k].name() == "LOAD_CONST" && ins[k + 1].name().starts_with("STORE_") &&
+      ins[k + 2].name().starts_with("DELETE_"))
+    return false;
+  return true;
+}
+
+namespace {
+bool is_exc_match_block(const cfg::Graph& g, BlockId b) {
+  for (const Instruction& i : g.instructions(b)) {
+    if (i.name() == "CHECK_EXC_MATCH" || i.name() == "JUMP_IF_NOT_EXC_MATCH") return true;
+    if (i.name() == "COMPARE_OP" && resolve_argument(g.code(), i).text == "exception match") return true;
+  }
+  return false;
+}
+}  // namespace
+
+std::optional<BlockId> Structurer::region_to_enter(BlockId b) const {
+  BlockId top = regions_.empty() ? kNoBlock : regions_.back().handler;
+  std::optional<BlockId> outermost;
+  for (BlockId h : handler_chain(b)) {
+    if (h == top) break;
+    bool active = false;
+    for (const Region& r : regions_) active = active || r.handler == h;
+    if (active) break;
+    if (is_try_handler(h)) outermost = h;
+  }
+  return outermost;
+}
+
+bool Structurer::dead_end(BlockId b) const {
+  std::size_t succ = 0;
+  graph_.for_each_successor(b, EdgeFilter::normal(), [&](const cfg::Edge&) { ++succ; });
+  return succ == 0;
+}
+
+// The block where control leaves the region of `handler` normally: among the
+// exits, the last in code order that goes on, else the last one.
+BlockId Structurer::expected_exit(BlockId handler) const {
+  BlockId going_on = kNoBlock, any = kNoBlock;
+  for (const cfg::Block& blk : graph_.blocks()) {
+    auto chain = handler_chain(blk.id);
+    if (std::find(chain.begin(), chain.end(), handler) == chain.end()) continue;
+    graph_.for_each_successor(blk.id, EdgeFilter::normal(), [&](const cfg::Edge& e) {
+      auto c = handler_chain(e.to);
+      if (std::find(c.begin(), c.end(), handler) != c.end()) return;
+      auto later = [&](BlockId cur) { return cur == kNoBlock || graph_.block(e.to).begin > graph_.block(cur).begin; };
+      if (later(any)) any = e.to;
+      if (!dead_end(e.to) && later(going_on)) going_on = e.to;
+    });
+  }
+  return going_on != kNoBlock ? going_on : any;
+}
+
+bool Structurer::leaves_region(BlockId b, std::size_t stack_depth) const {
+  if (regions_.empty()) return false;
+  // `return v` out of try/finally or with: v was computed inside, then the
+  // exit code runs outside the protected range before RETURN_VALUE; that
+  // block stays part of the body (the value still on the stack says so).
+  if (graph_.last_instruction(b).name() == "RETURN_VALUE" && normal_successor(b) == kNoBlock &&
+      stack_depth > regions_.back().entry_depth)
+    return false;
+  // Likewise any exit that ends the frame and is not the region's own exit
+  // (the last one in code order: inline copies come first).
+  BlockId expected = regions_.back().expected_exit;
+  if (expected != kNoBlock && b != expected && dead_end(b)) return false;
+  auto chain = handler_chain(b);
+  return std::find(chain.begin(), chain.end(), regions_.back().handler) == chain.end();
+}
+
+Structurer::HandlerKind Structurer::handler_kind(BlockId h) const {
+  auto ins = graph_.instructions(h);
+  if (!code_.traits->has_exception_table()) {
+    std::string_view first = ins.empty() ? "" : ins[0].name();
+    if (first == "WITH_EXCEPT_START" || first == "WITH_CLEANUP_START") return HandlerKind::With;
+    if (is_exc_match_block(graph_, h)) return HandlerKind::Except;
+    if (ins.size() >= 3 && ins[0].name() == "POP_TOP" && ins[1].name() == "POP_TOP" &&
+        ins[2].name() == "POP_TOP")
+      return HandlerKind::Except;
+    return HandlerKind::Finally;
+  }
+  std::size_t k = 0;
+  while (k < ins.size() && ins[k].name() != "PUSH_EXC_INFO") ++k;
+  std::string_view next = k + 1 < ins.size() ? ins[k + 1].name() : "";
+  if (next == "WITH_EXCEPT_START") return HandlerKind::With;
+  if (next == "POP_TOP") return HandlerKind::Except;
+  for (const Instruction& i : ins)
+    if (i.name() == "CHECK_EXC_MATCH") return HandlerKind::Except;
+  return HandlerKind::Finally;
+}
+
+lift::Stack Structurer::handler_stack(BlockId protected_block, const lift::Stack& stack) const {
+  const auto& h = graph_.block(protected_block).handler;
+  lift::Stack out = stack;
+  if (h->depth > out.size()) fail(protected_block, "handler depth above the stack");
+  out.resize(h->depth);
+  Item exc = Item::of(Item::Kind::Exception);
+  exc.sink = std::make_shared<lift::TargetSink>();
+  if (h->pushed == 6) {
+    // ≤3.10: the saved exc_info triple, then traceback, value (what `as` binds), type.
+    for (int k = 0; k < 4; ++k) out.push_back(Item::of(Item::Kind::Marker));
+    out.push_back(exc);
+    out.push_back(Item::of(Item::Kind::Marker));
+    return out;
+  }
+  if (h->lasti) out.push_back(Item::of(Item::Kind::Marker));
+  out.push_back(exc);
+  return out;
+}
+
+void Structurer::remove_finally_copies(Seq& seq) const {
+  // Later copies first, so earlier indices stay valid.
+  for (auto it = seq.finally_copies.rbegin(); it != seq.finally_copies.rend(); ++it) {
+    auto& [index, fin] = *it;
+    if (fin.empty()) continue;
+    if (index + fin.size() > seq.stmts.size())
+      fail(0, "the normal-path copy of a finally body is missing");
+    ast::StmtList copy(seq.stmts.begin() + std::ptrdiff_t(index),
+                       seq.stmts.begin() + std::ptrdiff_t(index + fin.size()));
+    if (unparse(copy) != unparse(fin)) fail(0, "the normal-path copy of a finally body differs");
+    seq.stmts.erase(seq.stmts.begin() + std::ptrdiff_t(index),
+                    seq.stmts.begin() + std::ptrdiff_t(index + fin.size()));
+  }
+  seq.finally_copies.clear();
+}
+
+namespace {
+// Removes the copy of a finally body inlined before each `return` (3.9+).
+// Returns false when a return has no copy in front of it.
+bool strip_inline_finally(ast::StmtList& body, const ast::StmtList& fin, const std::string& fin_text) {
+  bool ok = true;
+  for (std::size_t k = 0; k < body.size(); ++k) {
+    const ast::StmtPtr& st = body[k];
+    if (st->is<ast::Return>()) {
+      if (k < fin.size()) return false;
+      ast::StmtList copy(body.begin() + std::ptrdiff_t(k - fin.size()), body.begin() + std::ptrdiff_t(k));
+      if (unparse(copy) != fin_text) return false;
+      body.erase(body.begin() + std::ptrdiff_t(k - fin.size()), body.begin() + std::ptrdiff_t(k));
+      k -= fin.size();
+      continue;
+    }
+    if (auto* i = st->as<ast::If>()) {
+      ast::If c = *i;
+      ok = ok && strip_inline_finally(c.body, fin, fin_text) && strip_inline_finally(c.orelse, fin, fin_text);
+      body[k] = ast::make_stmt(std::move(c), st->line);
+    } else if (auto* w = st->as<ast::While>()) {
+      ast::While c = *w;
+      ok = ok && strip_inline_finally(c.body, fin, fin_text) && strip_inline_finally(c.orelse, fin, fin_text);
+      body[k] = ast::make_stmt(std::move(c), st->line);
+    } else if (auto* f = st->as<ast::For>()) {
+      ast::For c = *f;
+      ok = ok && strip_inline_finally(c.body, fin, fin_text) && strip_inline_finally(c.orelse, fin, fin_text);
+      body[k] = ast::make_stmt(std::move(c), st->line);
+    } else if (auto* t = st->as<ast::Try>()) {
+      ast::Try c = *t;
+      ok = ok && strip_inline_finally(c.body, fin, fin_text) && strip_inline_finally(c.orelse, fin, fin_text);
+      for (auto& h : c.handlers) ok = ok && strip_inline_finally(h.body, fin, fin_text);
+      body[k] = ast::make_stmt(std::move(c), st->line);
+    } else if (auto* wi = st->as<ast::With>()) {
+      ast::With c = *wi;
+      ok = ok && strip_inline_finally(c.body, fin, fin_text);
+      body[k] = ast::make_stmt(std::move(c), st->line);
+    }
+  }
+  return ok;
+}
+
+// `e = None; del e`, which ends every `except ... as e:` clause.
+ast::StmtList drop_exception_unbind(const ast::StmtList& body, const std::string& name) {
+  ast::StmtList out;
+  for (std::size_t k = 0; k < body.size(); ++k) {
+    if (k + 1 < body.size())
+      if (auto* a = body[k]->as<ast::Assign>(); a && a->targets.size() == 1)
+        if (auto* n = a->targets[0]->as<ast::Name>(); n && n->id == name)
+          if (auto* c = a->value->as<ast::Constant>(); c && c->value->is<NoneValue>())
+            if (auto* d = body[k + 1]->as<ast::Delete>(); d && d->targets.size() == 1)
+              if (auto* dn = d->targets[0]->as<ast::Name>(); dn && dn->id == name) {
+                ++k;
+                continue;
+              }
+    if (auto* i = body[k]->as<ast::If>()) {
+      out.push_back(ast::if_(i->test, drop_exception_unbind(i->body, name),
+                             drop_exception_unbind(i->orelse, name)));
+      continue;
+    }
+    out.push_back(body[k]);
+  }
+  return out;
+}
+
+}  // namespace
+
+Structurer::Seq Structurer::clause_body(BlockId start, lift::Stack stack, BlockId& join) {
+  clauses_.push_back({});
+  Seq s = sequence(start, kNoBlock, std::move(stack));
+  BlockId exit = clauses_.back().exit;
+  clauses_.pop_back();
+  if (exit != kNoBlock) {
+    if (join != kNoBlock && join != exit) fail(start, "except clauses end at different places");
+    join = exit;
+  }
+  return s;
+}
+
+BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
+  HandlerKind kind = handler_kind(handler);
+  used_handlers_.push_back(handler);
+  lift::Stack entry_stack = out.stack;
+  regions_.push_back({handler, kNoBlock, out.stack.size(), expected_exit(handler)});
+  Seq body = sequence(b, kNoBlock, out.stack);
+  Region done = regions_.back();
+  regions_.pop_back();
+  if (kind == HandlerKind::With) {
+    if (entry_stack.size() < 2 || entry_stack.back().kind != Item::Kind::Slot)
+      fail(b, "with statement without BEFORE_WITH");
+    auto* sink = dynamic_cast<lift::TargetSink*>(entry_stack.back().sink.get());
+    ast::ExprPtr ctx = entry_stack[entry_stack.size() - 2].expr;
+    out.stmts.push_back(ast::with_({ast::with_item(ctx, sink ? sink->target() : nullptr)}, body.stmts));
+    out.stack = body.stack;
+    return done.exit;
+  }
+  if (kind == HandlerKind::Finally && code_.traits->minor == 8) {
+    // 3.8: one finally body, entered from the try body's end (BEGIN_FINALLY).
+    if (done.exit == kNoBlock) fail(b, "3.8 try/finally whose body does not fall through");
+    clauses_.push_back({kNoBlock, true});
+    Seq fin = sequence(done.exit, kNoBlock, body.stack);
+    BlockId join = clauses_.back().exit;
+    clauses_.pop_back();
+    ast::StmtList fin_stmts = fin.stmts;
+    out.stmts.push_back(ast::try_(body.stmts, {}, {}, fin_stmts));
+    out.stack = fin.stack;
+    return join;
+  }
+  if (kind == HandlerKind::Finally) {
+    mark(handler);
+    lift::Stack hs = handler_stack(b, entry_stack);
+    emitted_[handler] = false;
+    Seq fin = sequence(handler, kNoBlock, hs);
+    ast::StmtList body_stmts = body.stmts;
+    // `return` inside try: the finally copy sits just before it.
+    if (!fin.stmts.empty() && !strip_inline_finally(body_stmts, fin.stmts, unparse(fin.stmts)))
+      fail(b, "a return in try/finally without the finally copy before it");
+    out.stmts.push_back(ast::try_(body_stmts, {}, {}, fin.stmts));
+    out.finally_copies.emplace_back(out.stmts.size(), fin.stmts);
+    out.stack = body.stack;
+    return done.exit;
+  }
+  return structure_except(b, handler, body, done, out);
+}
+
+BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Region done, Seq& out) {
+  lift::Stack st = handler_stack(b, out.stack);
+  std::vector<ast::ExceptHandler> handlers;
+  BlockId join = kNoBlock;
+  BlockId c = handler;
+  for (int guard = 0; guard < 1000; ++guard) {
+    auto ins = graph_.instructions(c);
+    if (ins.empty()) fail(c, "empty handler block");
+    if (ins[0].name() == "RERAISE" || ins[0].name() == "END_FINALLY") {
+      mark(c);
+      break;
+    }
+    bool typed = is_exc_match_block(graph_, c);
+    if (!typed) {
+      Seq cb = clause_body(c, st, join);
+      handlers.push_back(ast::except_handler(nullptr, std::nullopt, cb.stmts));
+      break;
+    }
+    mark(c);
+    std::shared_ptr<lift::Sink> name_sink = std::make_shared<lift::TargetSink>();
+    for (std::size_t k = st.size(); k-- > 0 && k + 3 >= st.size();)
+      if (st[k].kind == Item::Kind::Exception) st[k].sink = name_sink;
+    lift::BlockEffect eff = lifter_.run(graph_, c, st);
+    if (eff.term.kind != TK::Branch || !eff.term.exc_match || !eff.stmts.empty())
+      fail(c, "except clause test is not `except Type`");
+    BlockId taken = jump_successor(c), fall = fall_successor(c);
+    BlockId match = eff.term.jump_if ? taken : fall, next = eff.term.jump_if ? fall : taken;
+    Seq cb = clause_body(match, eff.stack, join);
+    auto* sink = dynamic_cast<lift::TargetSink*>(name_sink.get());
+    std::optional<std::string> name;
+    if (sink && sink->target())
+      if (auto* n = sink->target()->as<ast::Name>()) name = n->id;
+    ast::StmtList stmts = name ? drop_exception_unbind(cb.stmts, *name) : cb.stmts;
+    handlers.push_back(ast::except_handler(eff.term.cond, name, stmts));
+    st = eff.stack;
+    c = next;
+  }
+  BlockId next = join != kNoBlock ? join : done.exit;
+  ast::StmtList orelse;
+  if (join != kNoBlock && done.exit != kNoBlock && done.exit != join) {
+    Seq e = sequence(done.exit, join, body.stack);
+    orelse = e.stmts;
+  }
+  out.stmts.push_back(ast::try_(body.stmts, handlers, orelse));
+  out.stack = body.stack;
+  return next;
+}
+
+std::optional<Structurer::Cond> Structurer::pure_condition(BlockId b, const lift::Stack& stack) {
+  if (b == kNoBlock || emitted_[b] || loops_.loop_of_header(b) != cfg::kNoLoop) return std::nullopt;
+  if (!in_current_loop(b)) return std::nullopt;
+  if (!context_.empty() && (b == context_.back().header || b == context_.back().follow))
+    return std::nullopt;
+  std::size_t preds = 0;
+  graph_.for_each_predecessor(b, EdgeFilter::normal(), [&](const cfg::Edge&) { ++preds; });
+  if (preds != 1) return std::nullopt;
+  lift::BlockEffect eff;
+  try {
+    eff = lifter_.run(graph_, b, stack);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  if (!eff.stmts.empty() || eff.term.kind != TK::Branch || eff.stack.size() != stack.size())
+    return std::nullopt;
+  for (std::size_t k = 0; k < stack.size(); ++k)
+    if (eff.stack[k].expr != stack[k].expr) return std::nullopt;
+  BlockId taken = jump_successor(b), fall = fall_successor(b);
+  return eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
+}
+
+// Short-circuit jump chains: a condition block that only feeds another branch
+// with a shared target is one `and`/`or` condition.
+Structurer::Cond Structurer::collapse(Cond c, const lift::Stack& stack) {
+  using ast::BoolOperator;
+  for (int guard = 0; guard < 10000; ++guard) {
+    if (auto t = pure_condition(c.t, stack)) {
+      if (t->f == c.f) {
+        mark(c.t);
+        c = Cond{flatten_boolop(BoolOperator::And, c.expr, t->expr), t->t, c.f};
+        continue;
+      }
+      if (t->t == c.f) {
+        mark(c.t);
+        c = Cond{flatten_boolop(BoolOperator::And, c.expr, negate(t->expr)), t->f, c.f};
+        continue;
+      }
+    }
+    if (auto f = pure_condition(c.f, stack)) {
+      if (f->t == c.t) {
+        mark(c.f);
+        c = Cond{flatten_boolop(BoolOperator::Or, c.expr, f->expr), c.t, f->f};
+        continue;
+      }
+      if (f->f == c.t) {
+        mark(c.f);
+        c = Cond{flatten_boolop(BoolOperator::Or, c.expr, negate(f->expr)), c.t, f->t};
+        continue;
+      }
+    }
+    break;
+  }
+  return c;
+}
+
+BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) const {
+  auto usable = [&](BlockId x) {
+    if (x == kNoBlock || x >= graph_.size()) return false;
+    if (!context_.empty() && (x == context_.back().header || !in_current_loop(x))) return false;
+    return true;
+  };
+  BlockId p = pdom_.idom(b);
+  if (usable(p) && (stop == kNoBlock || p == stop || pdom_.dominates(stop, p))) return p;
+  // An arm leaves (return/raise/break): the merge is the earliest block both reach.
+  auto reach = [&](BlockId from) {
+    std::vector<bool> seen(graph_.size(), false);
+    std::deque<BlockId> work;
+    if (usable(from)) work.push_back(from), seen[from] = true;
+    while (!work.empty()) {
+      BlockId x = work.front();
+      work.pop_front();
+      if (x == stop) continue;
+      graph_.for_each_successor(x, EdgeFilter::normal(), [&](const cfg::Edge& e) {
+        if (!seen[e.to] && usable(e.to)) seen[e.to] = true, work.push_back(e.to);
+      });
+    }
+    return seen;
+  };
+  auto rt = reach(t), rf = reach(f);
+  BlockId best = kNoBlock;
+  for (BlockId x = 0; x < graph_.size(); ++x)
+    if (rt[x] && rf[x] && rpo_index_[x] != 0xffffffffu &&
+        (best == kNoBlock || rpo_index_[x] < rpo_index_[best]))
+      best = x;
+  return best != kNoBlock ? best : stop;
+}
+
+namespace {
+std::string expr_text(const ast::ExprPtr& e) { return unparse_expr(*e); }
+
+// `t if c else t`-shaped conditional values back to and/or and chained comparisons.
+ast::ExprPtr tidy_value(const ast::ExprPtr& test, const ast::ExprPtr& body, const ast::ExprPtr& orelse) {
+  using ast::BoolOperator;
+  // The tested value itself (the same node: kept on the stack) on one side.
+  if (body == test) return flatten_boolop(BoolOperator::Or, test, orelse);
+  if (orelse == test) {
+    // `a < b and b < c` with b shared (DUP/COPY): the chain `a < b < c`.
+    auto* c1 = test->as<ast::Compare>();
+    auto* c2 = body->as<ast::Compare>();
+    if (c1 && c2 && !c1->comparators.empty() && c2->left == c1->comparators.back()) {
+      std::vector<ast::CmpOperator> ops = c1->ops;
+      ast::ExprList comps = c1->comparators;
+      ops.insert(ops.end(), c2->ops.begin(), c2->ops.end());
+      comps.insert(comps.end(), c2->comparators.begin(), c2->comparators.end());
+      return ast::compare(c1->left, ops, comps);
+    }
+    return flatten_boolop(BoolOperator::And, test, body);
+  }
+  // `t and x or y`: x's `or y` shared with the false arm.
+  if (auto* bo = body->as<ast::BoolOp>(); bo && bo->op == BoolOperator::Or && bo->values.size() >= 2 &&
+                                          expr_text(bo->values.back()) == expr_text(orelse)) {
+    ast::ExprList head(bo->values.begin(), bo->values.end() - 1);
+    ast::ExprPtr x = head.size() == 1 ? head[0] : ast::boolop(BoolOperator::Or, head);
+    return flatten_boolop(BoolOperator::Or, flatten_boolop(BoolOperator::And, test, x), orelse);
+  }
+  // `(t or x) and y`: y's `and` shared with the true arm.
+  if (auto* bo = orelse->as<ast::BoolOp>(); bo && bo->op == BoolOperator::And && bo->values.size() >= 2 &&
+                                            expr_text(bo->values.back()) == expr_text(body)) {
+    ast::ExprList head(bo->values.begin(), bo->values.end() - 1);
+    ast::ExprPtr x = head.size() == 1 ? head[0] : ast::boolop(BoolOperator::And, head);
+    return flatten_boolop(BoolOperator::And, flatten_boolop(BoolOperator::Or, test, x), body);
+  }
+  return ast::if_exp(test, body, orelse);
+}
+}  // namespace
+
+// The value the region from `b` leaves on the stack at `merge`, when every
+// path is statement-free (and/or values, conditional expressions, chained
+// comparisons); nullptr otherwise. Blocks are lifted tentatively and recorded
+// in `seen`.
+ast::ExprPtr Structurer::value_region(BlockId b, lift::Stack stack, BlockId merge, std::size_t depth,
+                                      std::vector<BlockId>& seen, int budget) {
+  if (budget <= 0 || b == kNoBlock || b == merge || loops_.loop_of_header(b) != cfg::kNoLoop) return nullptr;
+  if (!context_.empty() && (b == context_.back().header || b == context_.back().follow)) return nullptr;
+  lift::BlockEffect eff;
+  try {
+    eff = lifter_.run(graph_, b, stack);
+  } catch (const Error&) {
+    return nullptr;
+  }
+  if (!eff.stmts.empty()) return nullptr;
+  seen.push_back(b);
+  auto at_merge = [&](BlockId next, const lift::Stack& st) -> ast::ExprPtr {
+    if (next == merge) {
+      if (st.size() != depth + 1 || st.back().kind != Item::Kind::Value) return nullptr;
+      for (std::size_t k = 0; k < depth; ++k)
+        if (st[k].expr != stack[k].expr) return nullptr;
+      return st.back().expr;
+    }
+    return value_region(next, st, merge, depth, seen, budget - 1);
+  };
+  BlockId taken = jump_successor(b), fall = fall_successor(b);
+  switch (eff.term.kind) {
+    case TK::Fall:
+      return at_merge(normal_successor(b), eff.stack);
+    case TK::Branch: {
+      bool keeps = !eff.stack.empty() && eff.stack.back().kind == Item::Kind::Value &&
+                   eff.stack.back().expr == eff.term.cond;
+      lift::Stack st = eff.stack;
+      lift::Stack popped = eff.stack;
+      if (keeps) popped.back() = Item::of(Item::Kind::Marker);
+      BlockId t = eff.term.jump_if ? taken : fall, f = eff.term.jump_if ? fall : taken;
+      lift::Stack tst = (keeps && eff.term.jump_if) ? st : (keeps ? popped : st);
+      lift::Stack fst = (keeps && !eff.term.jump_if) ? st : (keeps ? popped : st);
+      auto tv = at_merge(t, tst), fv = tv ? at_merge(f, fst) : nullptr;
+      if (!tv || !fv) return nullptr;
+      return tidy_value(eff.term.cond, tv, fv);
+    }
+    case TK::KeepBranch: {
+      lift::Stack keep = eff.stack, popped = eff.stack;
+      popped.pop_back();
+      BlockId t = eff.term.jump_if ? taken : fall, f = eff.term.jump_if ? fall : taken;
+      auto tv = at_merge(t, eff.term.jump_if ? keep : popped);
+      auto fv = tv ? at_merge(f, eff.term.jump_if ? popped : keep) : nullptr;
+      if (!tv || !fv) return nullptr;
+      return tidy_value(eff.term.cond, tv, fv);
+    }
+    default:
+      return nullptr;
+  }
+}
+
+// A branch whose arms only compute one value for the merge: one expression.
+bool Structurer::try_value_branch(BlockId b, BlockId stop, Seq& out, BlockId& next) {
+  const Instruction& last = graph_.last_instruction(b);
+  if (!last.jump_target) return false;
+  BlockId taken = jump_successor(b), fall = fall_successor(b);
+  BlockId merge = if_follow(b, taken, fall, stop);
+  if (merge == kNoBlock) return false;
+  // Re-run the branch block itself from the stack it started with.
+  std::vector<BlockId> seen;
+  emitted_[b] = false;
+  ast::ExprPtr v = value_region(b, entry_stack_, merge, entry_stack_.size(), seen, 64);
+  emitted_[b] = true;
+  if (!v) return false;
+  for (BlockId x : seen)
+    if (x != b && emitted_[x]) return false;
+  for (BlockId x : seen) emitted_[x] = true;
+  out.stack = entry_stack_;
+  out.stack.push_back(Item::value(v));
+  next = merge;
+  return true;
+}
+
+BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop, Seq& out) {
+  BlockId taken = jump_successor(b), fall = fall_successor(b);
+  Cond c = eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
+  c = collapse(c, out.stack);
+  BlockId follow = if_follow(b, c.t, c.f, stop);
+  ast::ExprPtr test = c.expr;
+  BlockId body = c.t, orelse = c.f;
+  auto begin = [&](BlockId x) { return graph_.block(x).begin; };
+  if (body == follow || (orelse != follow && begin(orelse) < begin(body))) {
+    std::swap(body, orelse);
+    test = negate(test);
+  }
+  // 3.12+ lays out `if c: break` at a loop's end as `if c jump body; continue`.
+  auto is_continue = [&](BlockId x) {
+    if (context_.empty() || x == follow) return false;
+    if (x == context_.back().header) return true;
+    return graph_.block(x).size() == 1 && normal_successor(x) == context_.back().header &&
+           fall_successor(x) == kNoBlock;
+  };
+  if (orelse != follow && is_continue(body) && !is_continue(orelse)) {
+    std::swap(body, orelse);
+    test = negate(test);
+  }
+  Seq then_seq = sequence(body, follow, out.stack);
+  Seq else_seq = sequence(orelse, follow, out.stack);
+  if (then_seq.stmts.empty() && !else_seq.stmts.empty()) {
+    std::swap(then_seq, else_seq);
+    test = negate(test);
+  }
+  // Values merging at the follow: a conditional expression.
+  lift::Stack merged;
+  if (then_seq.open && else_seq.open) {
+    if (then_seq.stack.size() != else_seq.stack.size())
+      fail(b, "stack depth differs between the arms of a branch");
+    merged = then_seq.stack;
+    for (std::size_t k = 0; k < merged.size(); ++k) {
+      if (then_seq.stack[k].expr == else_seq.stack[k].expr) continue;
+      if (!then_seq.stmts.empty() || !else_seq.stmts.empty())
+        fail(b, "a value stays on the stack across statements");
+      if (then_seq.stack[k].kind != Item::Kind::Value || else_seq.stack[k].kind != Item::Kind::Value)
+        fail(b, "non-value merged at a branch");
+      merged[k] = Item::value(ast::if_exp(test, then_seq.stack[k].expr, else_seq.stack[k].expr));
+    }
+  } else {
+    merged = then_seq.open ? then_seq.stack : else_seq.stack;
+  }
+  bool is_value = then_seq.open && else_seq.open && then_seq.stmts.empty() &&
+                  else_seq.stmts.empty() && [&] {
+                    if (merged.size() != out.stack.size()) return true;
+                    for (std::size_t k = 0; k < merged.size(); ++k)
+                      if (merged[k].expr != out.stack[k].expr) return true;
+                    return false;
+                  }();
+  if (!is_value) {
+    ast::StmtList body_stmts = then_seq.stmts;
+    if (body_stmts.empty()) body_stmts.push_back(ast::pass());
+    out.stmts.push_back(ast::if_(test, body_stmts, else_seq.stmts));
+  }
+  out.stack = merged;
+  if (!then_seq.open && !else_seq.open) return kNoBlock;
+  return follow;
+}
+
+BlockId Structurer::structure_keep(BlockId b, lift::BlockEffect& eff, BlockId stop, Seq& out,
+                                   bool pop_in_block) {
+  BlockId taken = jump_successor(b), fall = fall_successor(b);
+  BlockId follow = if_follow(b, taken, fall, stop);
+  lift::Stack keep = out.stack;
+  lift::Stack popped = out.stack;
+  if (popped.empty()) fail(b, "stack underflow at JUMP_IF_*_OR_POP");
+  if (pop_in_block) popped.back() = Item::of(Item::Kind::Marker);  // its POP_TOP is silent
+  else popped.pop_back();
+  Seq t = sequence(taken, follow, keep);
+  Seq f = sequence(fall, follow, popped);
+  if (!t.open || !f.open || !t.stmts.empty() || !f.stmts.empty() || t.stack.size() != f.stack.size() ||
+      t.stack.empty())
+    fail(b, "and/or value that is not an expression");
+  auto op = eff.term.jump_if ? ast::BoolOperator::Or : ast::BoolOperator::And;
+  ast::ExprPtr tv = t.stack.back().expr, fv = f.stack.back().expr;
+  ast::ExprPtr v = tv == eff.term.cond ? flatten_boolop(op, eff.term.cond, fv)
+                                       : ast::if_exp(eff.term.jump_if ? eff.term.cond : negate(eff.term.cond), tv, fv);
+  out.stack = f.stack;
+  out.stack.back() = Item::value(v);
+  return follow;
+}
+
+BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
+  BlockId h = loops_.loop(loop).header;
+  BlockId p = pdom_.idom(h);
+  if (p != kNoBlock && p < graph_.size() && !loops_.contains(loop, p)) return p;
+  if (exit != kNoBlock) return exit;
+  // A bottom test (3.10–3.13 `while c:`): its exit is where the loop ends.
+  for (BlockId latch : loops_.loop(loop).latches) {
+    BlockId t = jump_successor(latch), f = fall_successor(latch);
+    if (t == kNoBlock || f == kNoBlock) continue;
+    if (!loops_.contains(loop, t)) return t;
+    if (!loops_.contains(loop, f)) return f;
+  }
+  std::vector<BlockId> targets;
+  for (std::uint32_t e : loops_.exits(graph_, loop))
+    if (graph_.edge(e).kind != EdgeKind::Exception) targets.push_back(graph_.edge(e).to);
+  BlockId best = kNoBlock;
+  for (BlockId to : targets) {
+    bool copy = false;  // a PEP 626 copy of another exit is not where the loop ends
+    // (the copy sits in the loop body, before the original after the loop)
+    for (BlockId other : targets)
+      copy = copy || (graph_.block(to).begin < graph_.block(other).begin && copies_block(to, other));
+    if (copy) continue;
+    if (best == kNoBlock || graph_.block(to).begin < graph_.block(best).begin) best = to;
+  }
+  // A `return`/`raise` leaving the loop is not where it ends: prefer an exit that goes on.
+  auto dead_end = [&](BlockId x) {
+    std::size_t succ = 0;
+    graph_.for_each_successor(x, EdgeFilter::normal(), [&](const cfg::Edge&) { ++succ; });
+    return succ == 0;
+  };
+  if (best != kNoBlock && dead_end(best))
+    for (BlockId to : targets)
+      if (!dead_end(to) && (dead_end(best) || graph_.block(to).begin < graph_.block(best).begin))
+        best = to;
+  return best;
+}
+
+// A loop that appends to an empty display just below its iterator is a
+// comprehension (inlined on 3.12+, the body of `<listcomp>` before).
+ast::ExprPtr Structurer::inlined_comprehension(const ast::For& loop, const lift::Stack& stack) const {
+  if (stack.empty() || stack.back().kind != Item::Kind::Value || !loop.orelse.empty()) return nullptr;
+  if (!has_comprehension_marker(loop.body)) return nullptr;
+  const ast::ExprPtr& acc = stack.back().expr;
+  std::optional<ComprehensionKind> kind;
+  if (auto* l = acc->as<ast::List>(); l && l->elts.empty()) kind = ComprehensionKind::List;
+  if (auto* st = acc->as<ast::Set>(); st && st->elts.empty()) kind = ComprehensionKind::Set;
+  if (auto* d = acc->as<ast::Dict>(); d && d->keys.empty()) kind = ComprehensionKind::Dict;
+  if (!kind) return nullptr;
+  return rebuild_comprehension(*kind, loop, nullptr);
+}
+
+BlockId Structurer::structure_loop(BlockId h, Seq& out) {
+  cfg::LoopId loop = loops_.loop_of_header(h);
+  const Instruction& last = graph_.last_instruction(h);
+  if (last.name() == "FOR_ITER") {
+    mark(h);
+    lift::BlockEffect eff = lifter_.run(graph_, h, out.stack);
+    // A comprehension's `.0` argument already is an iterator.
+    if (!eff.stack.empty() && eff.stack.back().kind == Item::Kind::Value)
+      eff.stack.back().kind = Item::Kind::Iter;
+    if (!eff.stmts.empty() || eff.stack.empty() || eff.stack.back().kind != Item::Kind::Iter)
+      fail(h, "FOR_ITER without an iterator");
+    lift::Stack stack = eff.stack;
+    ast::ExprPtr iter = stack.back().expr;
+    BlockId exit = jump_successor(h);
+    BlockId follow = loop_follow(loop, exit);
+    auto sink = std::make_shared<lift::TargetSink>();
+    lift::Stack body_stack = stack;
+    Item slot = Item::of(Item::Kind::Slot);
+    slot.sink = sink;
+    body_stack.push_back(slot);
+    context_.push_back({h, follow, loop});
+    Seq body = sequence(fall_successor(h), kNoBlock, body_stack);
+    context_.pop_back();
+    if (!sink->target()) fail(h, "for loop without a target");
+    lift::Stack exit_stack = stack;
+    if (lift::version_row(code_.traits->minor).for_iter_exit_pops) exit_stack.pop_back();
+    Seq orelse;
+    orelse.stack = exit_stack;
+    if (exit != follow) orelse = sequence(exit, follow, exit_stack);
+    ast::StmtPtr loop_stmt =
+        ast::for_(sink->target(), iter, strip_trailing_continue(body.stmts), orelse.stmts);
+    out.stack = orelse.stack;
+    if (auto comp = inlined_comprehension(*loop_stmt->as<ast::For>(), out.stack)) {
+      out.stack.back() = Item::value(comp);
+      return follow;
+    }
+    out.stmts.push_back(loop_stmt);
+    return orelse.open ? follow : (follow);
+  }
+  // A test at the top that leaves the loop: `while test:`.
+  if (!last.jump_target || graph_.last_instruction(h).name().find("JUMP_IF") == std::string_view::npos ||
+      graph_.last_instruction(h).name().find("OR_POP") != std::string_view::npos) {
+    BlockId follow = loop_follow(loop, kNoBlock);
+    context_.push_back({h, follow, loop});
+    Seq body = sequence(h, kNoBlock, out.stack, true);
+    context_.pop_back();
+    out.stmts.push_back(ast::while_(ast::boolean(true), strip_trailing_continue(body.stmts)));
+    return follow;
+  }
+  lift::BlockEffect eff = lifter_.run(graph_, h, out.stack);
+  BlockId taken = jump_successor(h), fall = fall_successor(h);
+  bool exits = !loops_.contains(loop, taken) || !loops_.contains(loop, fall);
+  bool top_test = lift::version_row(code_.traits->minor).while_test_at_top;
+  if (!eff.stmts.empty() || eff.term.kind != TK::Branch || !exits || !top_test) {
+    BlockId follow = loop_follow(loop, kNoBlock);
+    context_.push_back({h, follow, loop});
+    Seq body = sequence(h, kNoBlock, out.stack, true);
+    context_.pop_back();
+    out.stmts.push_back(ast::while_(ast::boolean(true), strip_trailing_continue(body.stmts)));
+    return follow;
+  }
+  mark(h);
+  Cond c = eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
+  context_.push_back({h, kNoBlock, loop});
+  c = collapse(c, eff.stack);
+  context_.pop_back();
+  ast::ExprPtr test = c.expr;
+  BlockId body_block = c.t, exit = c.f;
+  if (!loops_.contains(loop, body_block)) std::swap(body_block, exit), test = negate(test);
+  BlockId follow = loop_follow(loop, exit);
+  context_.push_back({h, follow, loop});
+  Seq body = sequence(body_block, kNoBlock, eff.stack);
+  context_.pop_back();
+  Seq orelse;
+  orelse.stack = eff.stack;
+  if (exit != follow) orelse = sequence(exit, follow, eff.stack);
+  out.stmts.push_back(ast::while_(test, strip_trailing_continue(body.stmts), orelse.stmts));
+  out.stack = orelse.stack;
+  return follow;
+}
+
+}  // namespace unveil::structure

@@ -1,0 +1,110 @@
+// Structuring (⇄ the statement half of CPython's Python/codegen.c, run
+// backwards): statements from the control-flow graph. Constructs close where
+// the graph says: an `if` at the immediate post-dominator of its branch (or,
+// when an arm leaves the function, at the first block both arms reach), a loop
+// at its exit. Values left on the stack at a merge become conditional
+// expressions or and/or. Every block is emitted at most once; a graph this
+// cannot express throws Error(Decode) so the driver can fall back.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "ast/stmt.h"
+#include "cfg/dominators.h"
+#include "cfg/graph.h"
+#include "cfg/loops.h"
+#include "decode/instruction.h"
+#include "lift/lifter.h"
+
+namespace unveil::structure {
+
+class Structurer {
+ public:
+  // `code` must outlive the structurer.
+  Structurer(const DecodedCode& code, lift::Definer& definer);
+  ast::StmtList run();
+  const lift::Lifter& lifter() const { return lifter_; }
+
+ private:
+  struct Seq {
+    ast::StmtList stmts;
+    lift::Stack stack;
+    bool open = true;  // control reaches the end (the stop block)
+    // `finally` bodies whose normal-path copy starts at this statement index.
+    std::vector<std::pair<std::size_t, ast::StmtList>> finally_copies;
+  };
+  struct Region {
+    cfg::BlockId handler;
+    cfg::BlockId exit = cfg::kNoBlock;  // where the protected body leaves normally
+    std::size_t entry_depth = 0;         // stack depth when the body starts
+    cfg::BlockId expected_exit = cfg::kNoBlock;
+  };
+  struct Clause {
+    cfg::BlockId exit = cfg::kNoBlock;  // where the clause continues after POP_EXCEPT / END_FINALLY
+    bool finally = false;               // 3.8: a finally body, ended by END_FINALLY
+  };
+  enum class HandlerKind { Except, Finally, With };
+  struct LoopContext {
+    cfg::BlockId header;
+    cfg::BlockId follow;
+    cfg::LoopId loop;
+  };
+  struct Cond {
+    ast::ExprPtr expr;
+    cfg::BlockId t, f;  // where control goes when expr is true / false
+  };
+
+  Seq sequence(cfg::BlockId b, cfg::BlockId stop, lift::Stack stack, bool at_header = false);
+  Seq sequence_raw(cfg::BlockId b, cfg::BlockId stop, lift::Stack stack, bool at_header);
+  void remove_finally_copies(Seq& seq) const;
+  // Exception regions (3.11+ tables; handlers that start with PUSH_EXC_INFO).
+  std::vector<cfg::BlockId> handler_chain(cfg::BlockId b) const;
+  bool is_try_handler(cfg::BlockId h) const;
+  std::optional<cfg::BlockId> region_to_enter(cfg::BlockId b) const;
+  bool leaves_region(cfg::BlockId b, std::size_t stack_depth) const;
+  cfg::BlockId expected_exit(cfg::BlockId handler) const;
+  bool dead_end(cfg::BlockId b) const;
+  HandlerKind handler_kind(cfg::BlockId h) const;
+  lift::Stack handler_stack(cfg::BlockId protected_block, const lift::Stack& stack) const;
+  cfg::BlockId structure_try(cfg::BlockId b, cfg::BlockId handler, Seq& out);
+  cfg::BlockId structure_except(cfg::BlockId b, cfg::BlockId handler, Seq& body, Region done, Seq& out);
+  Seq clause_body(cfg::BlockId start, lift::Stack stack, cfg::BlockId& join);
+  cfg::BlockId structure_if(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out);
+  cfg::BlockId structure_keep(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
+                              bool pop_in_block);
+  cfg::BlockId structure_loop(cfg::BlockId h, Seq& out);
+  ast::ExprPtr value_region(cfg::BlockId b, lift::Stack stack, cfg::BlockId merge, std::size_t depth,
+                            std::vector<cfg::BlockId>& seen, int budget);
+  bool try_value_branch(cfg::BlockId b, cfg::BlockId stop, Seq& out, cfg::BlockId& next);
+  ast::ExprPtr inlined_comprehension(const ast::For& loop, const lift::Stack& stack) const;
+  Cond collapse(Cond c, const lift::Stack& stack);
+  std::optional<Cond> pure_condition(cfg::BlockId b, const lift::Stack& stack);
+  cfg::BlockId if_follow(cfg::BlockId b, cfg::BlockId t, cfg::BlockId f, cfg::BlockId stop) const;
+  cfg::BlockId loop_follow(cfg::LoopId loop, cfg::BlockId exit) const;
+  bool in_current_loop(cfg::BlockId b) const;
+  bool copies_block(cfg::BlockId b, cfg::BlockId original) const;
+  cfg::BlockId fall_successor(cfg::BlockId b) const;
+  cfg::BlockId jump_successor(cfg::BlockId b) const;
+  cfg::BlockId normal_successor(cfg::BlockId b) const;
+  void mark(cfg::BlockId b);
+  void check_handlers() const;
+  [[noreturn]] void fail(cfg::BlockId b, const std::string& what) const;
+
+  const DecodedCode& code_;
+  cfg::Graph graph_;
+  cfg::DominatorTree dom_, pdom_;
+  cfg::LoopForest loops_;
+  std::vector<std::uint32_t> rpo_index_;
+  lift::Lifter lifter_;
+  std::vector<LoopContext> context_;
+  std::vector<Region> regions_;
+  std::vector<Clause> clauses_;
+  std::vector<cfg::BlockId> used_handlers_;
+  std::vector<bool> emitted_;
+  std::size_t steps_ = 0;
+  std::size_t depth_ = 0;
+  lift::Stack entry_stack_;  // the stack the block being structured started with
+};
+
+}  // namespace unveil::structure

@@ -1,0 +1,102 @@
+"""unveil: read what torch.compile generated.
+
+This release carries the foundation: reading any CPython 3.8-3.14 code object
+(from a .pyc file or a live code object) and disassembling it with a C++ core.
+"""
+from pathlib import Path
+from typing import Any, Dict, List, Union
+
+from . import _core
+from ._live import code_of, marshal_code
+from .errors import (
+    CodeObjectError,
+    DecodeError,
+    MarshalError,
+    PycError,
+    UnsupportedVersionError,
+    UnveilError,
+)
+
+__all__ = [
+    "decompile",
+    "disassemble",
+    "disassemble_pyc",
+    "decode",
+    "decode_pyc",
+    "pyc_header",
+    "supported_versions",
+    "UnveilError",
+    "PycError",
+    "MarshalError",
+    "CodeObjectError",
+    "DecodeError",
+    "UnsupportedVersionError",
+]
+
+PathLike = Union[str, Path]
+
+
+def supported_versions() -> List[str]:
+    """The CPython versions whose bytecode unveil reads, e.g. ['3.8', ..., '3.14']."""
+    return [f"3.{minor}" for minor in _core.supported_versions()]
+
+
+def disassemble(obj: Any, *, recursive: bool = True, show_caches: bool = False) -> str:
+    """A listing of ``obj``'s bytecode in the columns of this Python's ``dis``.
+
+    ``obj`` is a code object, or anything with one behind it: a function, a
+    bound method, a ``functools.partial``, a ``__wrapped__`` wrapper or an
+    object with ``__call__``.
+    """
+    m = marshal_code(code_of(obj))
+    return _core.disassemble_marshal(
+        m.data, m.minor, m.placeholder_prefix, m.placeholder_names, recursive, show_caches
+    )
+
+
+def decompile(obj: Any) -> str:
+    """Python source rebuilt from ``obj``'s bytecode (a code object, function,
+    method, ...): the body of its code object as module-level statements."""
+    m = marshal_code(code_of(obj))
+    return _core.decompile_marshal(m.data, m.minor, m.placeholder_prefix, m.placeholder_names)
+
+
+def decode(obj: Any) -> List[Dict[str, Any]]:
+    """Decoded instructions, line table and exception table of ``obj``'s code
+    and of every code object nested in it (depth first)."""
+    m = marshal_code(code_of(obj))
+    return _core.decode_marshal(m.data, m.minor, m.placeholder_prefix, m.placeholder_names)
+
+
+def _read(path: PathLike) -> bytes:
+    return Path(path).read_bytes()
+
+
+def disassemble_pyc(path: PathLike, *, recursive: bool = True, show_caches: bool = False) -> str:
+    """A listing of a .pyc file of any CPython 3.8-3.14, whichever Python runs this."""
+    return _core.disassemble_pyc(_read(path), recursive, show_caches)
+
+
+def decode_pyc(path: PathLike) -> List[Dict[str, Any]]:
+    """Like :func:`decode`, for a .pyc file of any supported version."""
+    return _core.decode_pyc(_read(path))
+
+
+def pyc_header(path: PathLike) -> Dict[str, Any]:
+    """The PEP 552 header of a .pyc file: magic, Python version, flags, mtime or hash."""
+    return _core.pyc_header(_read(path))
+
+
+# The torch layer (depyf's names, so that `import unveil as depyf` works) lives
+# in unveil.dynamo; it is imported on first use so that `import unveil` never
+# imports torch.
+_DYNAMO_NAMES = ("prepare_debug", "debug", "install", "uninstall")
+__all__ += list(_DYNAMO_NAMES)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _DYNAMO_NAMES:
+        from . import dynamo
+
+        return getattr(dynamo, name)
+    raise AttributeError(f"module 'unveil' has no attribute {name!r}")
