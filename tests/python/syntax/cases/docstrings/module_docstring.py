@@ -1,0 +1,5 @@
+# min: 3.8
+"""Module docstring."""
+
+def main():
+    return __doc__

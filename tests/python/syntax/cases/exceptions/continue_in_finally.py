@@ -1,0 +1,11 @@
+# min: 3.8
+def main():
+    log = []
+    for i in range(3):
+        try:
+            log.append(i)
+        finally:
+            if i == 1:
+                continue
+            log.append("not one")
+    return log

@@ -1,0 +1,9 @@
+# min: 3.8
+def f():
+    try:
+        return "try"
+    finally:
+        print("finally runs")
+
+def main():
+    return f()

@@ -1,0 +1,6 @@
+# min: 3.8
+def main():
+    try:
+        [][1]
+    except IndexError:
+        return "index"

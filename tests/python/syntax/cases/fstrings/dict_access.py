@@ -1,0 +1,4 @@
+# min: 3.8
+def main():
+    d = {"key": "value"}
+    return f"{d['key']}", f'{d["key"]!r:>10}'

@@ -1,0 +1,9 @@
+# min: 3.8
+import functools
+
+@functools.lru_cache(maxsize=None)
+def fib(n):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+def main():
+    return fib(30)

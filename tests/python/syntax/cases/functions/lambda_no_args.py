@@ -1,0 +1,4 @@
+# min: 3.8
+def main():
+    f = lambda: "constant"
+    return f()

@@ -1,0 +1,4 @@
+# min: 3.8
+def main():
+    yield "a"
+    return "finished"

@@ -1,0 +1,17 @@
+# min: 3.8
+NUMERALS = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
+            (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]
+
+def to_roman(n):
+    if not 0 < n < 4000:
+        raise ValueError(n)
+    out = []
+    for value, sym in NUMERALS:
+        count, n = divmod(n, value)
+        out.append(sym * count)
+        if not n:
+            break
+    return "".join(out)
+
+def main():
+    return [to_roman(n) for n in (1, 4, 1994, 3999)]

@@ -1,0 +1,3 @@
+# min: 3.8
+def main():
+    return __name__.split(".")[-1]

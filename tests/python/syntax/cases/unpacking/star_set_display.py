@@ -1,0 +1,3 @@
+# min: 3.8
+def main():
+    return sorted({*"ab", *["c", "d"]} - {"c"})

@@ -1,0 +1,14 @@
+# min: 3.8
+import contextlib
+
+@contextlib.contextmanager
+def tag(log, t):
+    log.append("<" + t)
+    yield t
+    log.append(t + ">")
+
+def main():
+    log = []
+    with tag(log, "a") as a, tag(log, "b") as b:
+        log.append(a + b)
+    return log
