@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Runs every test of unveil. Installs what it needs first (apt, pip).
+#
+#   bash scripts/test.sh            # everything CI runs
+#   bash scripts/test.sh --no-fuzz  # skip the 60 s fuzzing minute
+#
+# Stages: opcode tables up to date; C++ GoogleTest (Release, then ASan+UBSan);
+# libFuzzer on read+decode for FUZZ_SECONDS (60); pytest under every pyenv
+# Python 3.8-3.13 (the syntax suite included); dis equivalence on each
+# version's Lib/ (EQUIV_LIMIT files, 0 = all); the torch layer under 3.11.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FUZZ=1
+for arg in "$@"; do
+  case "$arg" in
+    --no-fuzz) FUZZ=0 ;;
+    *) echo "unknown option $arg" >&2; exit 2 ;;
+  esac
+done
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+EQUIV_LIMIT=${EQUIV_LIMIT:-0}
+JOBS=${JOBS:-2}
+PY=${PYTHON:-python3}
+
+step() { printf '\n===== %s =====\n' "$*"; }
+
+step "tools"
+need_apt=()
+command -v clang++ >/dev/null || need_apt+=(clang)
+command -v ccache >/dev/null || need_apt+=(ccache)
+[ -e /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ] || \
+  ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 || need_apt+=(libclang-rt-14-dev)
+[ -e /usr/lib/x86_64-linux-gnu/cmake/GTest/GTestConfig.cmake ] || \
+  ls /usr/lib/*/cmake/GTest/GTestConfig.cmake >/dev/null 2>&1 || need_apt+=(libgtest-dev)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}"
+fi
+command -v cmake >/dev/null && command -v ninja >/dev/null || "$PY" -m pip install -q cmake ninja
+"$PY" -m pip install -q pytest
+# The core does not depend on the Python version: ccache shares its objects
+# between the C++ builds and the six per-version wheel builds.
+export CMAKE_CXX_COMPILER_LAUNCHER=ccache
+export CCACHE_DIR=${CCACHE_DIR:-$PWD/build/ccache}
+export CCACHE_BASEDIR=$PWD
+
+step "opcode tables are what the interpreters say"
+"$PY" tools/gen_opcode_tables.py --check
+
+step "C++ tests (Release)"
+cmake -S . -B build/cpp-release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build/cpp-release -j"$JOBS"
+ctest --test-dir build/cpp-release --output-on-failure -j"$JOBS"
+
+step "C++ tests (AddressSanitizer + UndefinedBehaviorSanitizer)"
+cmake -S . -B build/cpp-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DUNVEIL_SANITIZE=ON >/dev/null
+cmake --build build/cpp-asan -j"$JOBS"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build/cpp-asan --output-on-failure -j"$JOBS"
+
+if [ "$FUZZ" = 1 ]; then
+  step "fuzzing read + decode for ${FUZZ_SECONDS}s"
+  CC=clang CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DUNVEIL_FUZZ=ON -DUNVEIL_BUILD_TESTS=OFF -DUNVEIL_BUILD_CLI=OFF >/dev/null
+  cmake --build build/fuzz -j"$JOBS" --target read_decode_fuzzer
+  rm -rf build/fuzz-corpus && mkdir -p build/fuzz-corpus
+  "$PY" tools/make_fuzz_seeds.py build/fuzz-corpus
+  build/fuzz/fuzz/read_decode_fuzzer -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 \
+    -artifact_prefix=build/ build/fuzz-corpus 2>&1 | tail -n 25
+fi
+
+step "Python tests under every pyenv Python 3.8-3.13"
+"$PY" tools/crossversion.py pytest
+
+step "dis equivalence on each Python's Lib/"
+"$PY" tools/crossversion.py --no-install equivalence --limit "$EQUIV_LIMIT"
+
+step "torch layer (Python 3.11, torch 2.13.0 CPU)"
+TORCH_BASE=$(ls -d "$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")"/versions/3.11.*/bin/python | tail -n 1)
+[ -x .venvs/torch311/bin/python ] || "$TORCH_BASE" -m venv .venvs/torch311
+.venvs/torch311/bin/python -m pip install -q torch==2.13.0 pytest debugpy
+.venvs/torch311/bin/python -m pip install -q .
+.venvs/torch311/bin/python -m pytest -q tests/python/torch

@@ -1,0 +1,77 @@
+"""Live code objects, including constants that marshal cannot hold."""
+import dis
+import functools
+import sys
+
+import unveil
+from unveil import _core
+
+
+def sample(x, y=3):
+    def inner(z):
+        return x + z
+
+    return inner(y) if x else None
+
+
+class Model:
+    def forward(self, t):
+        return t * 2
+
+    def __call__(self, t):
+        return self.forward(t)
+
+
+def test_decode_walks_nested_code_objects():
+    decoded = unveil.decode(sample)
+    assert [c["name"] for c in decoded] == ["sample", "inner"]
+    ops = [ins[3] for ins in decoded[0]["instructions"]]
+    assert ops == [i.opname for i in dis.get_instructions(sample)]
+
+
+def test_callables_are_unwrapped():
+    model = Model()
+    names = {
+        unveil.decode(model.forward)[0]["name"],
+        unveil.decode(functools.partial(sample, 1))[0]["name"],
+        unveil.decode(functools.wraps(sample)(lambda *a: sample(*a)))[0]["name"],
+        unveil.decode(model)[0]["name"],
+    }
+    assert names == {"forward", "sample", "<lambda>", "__call__"}
+
+
+def test_unmarshallable_constants_become_named_placeholders():
+    from unveil._live import marshal_code
+
+    inner = next(c for c in sample.__code__.co_consts if hasattr(c, "co_code"))
+    # Dynamo's code holds classes and functions in co_consts, also inside tuples and nested code.
+    patched_inner = inner.replace(co_consts=inner.co_consts + (len,))
+    consts = tuple(patched_inner if c is inner else c for c in sample.__code__.co_consts)
+    patched = sample.__code__.replace(co_consts=consts + (Model, (1, Model)))
+    m = marshal_code(patched)
+    assert m.placeholder_names == ["len", "test_live.Model", "test_live.Model"]
+    assert m.placeholder_objects == [len, Model, Model]
+    decoded = unveil.decode(patched)
+    assert [c["name"] for c in decoded] == ["sample", "inner"]
+    assert "Disassembly of <code object inner" in unveil.disassemble(patched)
+
+
+def test_placeholder_values_resolve_by_index():
+    def g():
+        return 1
+
+    body = g.__code__
+    const_op = dis.opmap["LOAD_CONST"]
+    ret_op = dis.opmap["RETURN_VALUE"]
+    code = body.co_code
+    # Rewrite g to `return <const 0>` with const 0 = a class.
+    prologue = bytes(code[:2]) if sys.version_info >= (3, 11) else b""
+    new = prologue + bytes([const_op, 0, ret_op, 0])
+    patched = body.replace(co_code=new, co_consts=(Model,), co_linetable=b"", co_exceptiontable=b"") \
+        if sys.version_info >= (3, 11) else body.replace(co_code=new, co_consts=(Model,))
+    decoded = unveil.decode(patched)
+    loads = [ins for ins in decoded[0]["instructions"] if ins[3] == "LOAD_CONST"]
+    assert len(loads) == 1
+    value = loads[0][5]
+    assert isinstance(value, _core.PlaceholderRef)
+    assert value.name.endswith("Model") and value.index == 0
