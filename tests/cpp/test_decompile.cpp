@@ -11,29 +11,15 @@
 #include <vector>
 
 #include "decompile/decompile.h"
+#include "python_snippets.h"
 #include "support/error.h"
 
 namespace {
 
 const std::array<const char*, 6> kPythons = {"3.8.18", "3.9.18", "3.10.13", "3.11.7", "3.12.1", "3.13.0"};
 
-std::string python_path(const std::string& version) {
-  return "/root/.pyenv/versions/" + version + "/bin/python";
-}
-
-// marshal.dumps(compile(source)) by the given interpreter; empty if it is missing.
 std::vector<std::uint8_t> compile_with(const std::string& version, const std::string& source) {
-  std::string py = python_path(version);
-  if (!std::filesystem::exists(py)) return {};
-  auto dir = std::filesystem::temp_directory_path();
-  std::string src = (dir / ("unveil_dc_" + version + ".py")).string();
-  std::string out = (dir / ("unveil_dc_" + version + ".bin")).string();
-  std::ofstream(src) << source;
-  std::string cmd = py + " -c \"import marshal,sys; sys.stdout.buffer.write(marshal.dumps(compile(open('" +
-                    src + "').read(), 't', 'exec')))\" > " + out;
-  if (std::system(cmd.c_str()) != 0) return {};
-  std::ifstream in(out, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return unveil::testing::marshal_snippet(version, source);
 }
 
 int minor_of(const std::string& version) { return std::stoi(version.substr(2)); }

@@ -15,6 +15,7 @@
 #include "lift/operators.h"
 #include "lift/version_table.h"
 #include "read/marshal.h"
+#include "python_snippets.h"
 #include "support/error.h"
 
 using namespace unveil;
@@ -22,17 +23,8 @@ using namespace unveil;
 namespace {
 
 std::shared_ptr<const CodeObject> compile_module(const std::string& version, const std::string& source) {
-  std::string py = "/root/.pyenv/versions/" + version + "/bin/python";
-  if (!std::filesystem::exists(py)) return nullptr;
-  auto dir = std::filesystem::temp_directory_path();
-  std::string src = (dir / ("unveil_lift_" + version + ".py")).string();
-  std::string out = (dir / ("unveil_lift_" + version + ".bin")).string();
-  std::ofstream(src) << source;
-  std::string cmd = py + " -c \"import marshal,sys; sys.stdout.buffer.write(marshal.dumps(compile(open('" +
-                    src + "').read(), 't', 'exec')))\" > " + out;
-  if (std::system(cmd.c_str()) != 0) return nullptr;
-  std::ifstream in(out, std::ios::binary);
-  std::vector<std::uint8_t> data{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::vector<std::uint8_t> data = unveil::testing::marshal_snippet(version, source);
+  if (data.empty()) return nullptr;
   int minor = std::stoi(version.substr(2));
   return read_marshal(data, *find_version(minor))->as<CodeValue>()->code;
 }

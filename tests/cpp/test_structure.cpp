@@ -14,6 +14,7 @@
 #include "read/marshal.h"
 #include "structure/simplify.h"
 #include "structure/structurer.h"
+#include "python_snippets.h"
 #include "support/error.h"
 
 using namespace unveil;
@@ -22,17 +23,8 @@ namespace {
 
 // The code object of the first function defined in `source`.
 std::shared_ptr<const CodeObject> first_function(const std::string& version, const std::string& source) {
-  std::string py = "/root/.pyenv/versions/" + version + "/bin/python";
-  if (!std::filesystem::exists(py)) return nullptr;
-  auto dir = std::filesystem::temp_directory_path();
-  std::string src = (dir / ("unveil_struct_" + version + ".py")).string();
-  std::string out = (dir / ("unveil_struct_" + version + ".bin")).string();
-  std::ofstream(src) << source;
-  std::string cmd = py + " -c \"import marshal,sys; sys.stdout.buffer.write(marshal.dumps(compile(open('" +
-                    src + "').read(), 't', 'exec')))\" > " + out;
-  if (std::system(cmd.c_str()) != 0) return nullptr;
-  std::ifstream in(out, std::ios::binary);
-  std::vector<std::uint8_t> data{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::vector<std::uint8_t> data = unveil::testing::marshal_snippet(version, source);
+  if (data.empty()) return nullptr;
   auto module = read_marshal(data, *find_version(std::stoi(version.substr(2))))->as<CodeValue>()->code;
   for (const ObjectRef& c : module->consts)
     if (auto* cv = c->as<CodeValue>()) return cv->code;
