@@ -9,7 +9,7 @@ PYTHON=${PYTHON:-python3}
 if [ ! -x .venvs/demo/bin/python ]; then
   "$PYTHON" -m venv .venvs/demo
 fi
-.venvs/demo/bin/python -m pip install -q torch==2.13.0
+.venvs/demo/bin/python -m pip install -q torch==2.13.0 numpy
 .venvs/demo/bin/python -m pip install -q .
 .venvs/demo/bin/python examples/torch_demo.py "${1:-.venvs/demo-dump}"
 echo
