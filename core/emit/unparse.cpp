@@ -258,6 +258,16 @@ class Unparser {
   }
   std::string map_name(std::string_view name, NameRole role) { return names_(name, role); }
   void write_name(std::string_view name, NameRole role) { write(map_name(name, role)); }
+  // `name=value` or `**value`, in calls and class headers alike.
+  void keyword(const ast::Keyword& k) {
+    if (k.arg) {
+      write_name(*k.arg, NameRole::Keyword);
+      write("=");
+    } else {
+      write("**");
+    }
+    expr(k.value, Prec::Test);
+  }
   void write_dotted(std::string_view dotted, NameRole role);
 
   // --- statements ---
@@ -404,15 +414,7 @@ void Unparser::class_def(const ast::ClassDef& c) {
     write("(");
     interleave(c.bases, ", ", [&](const ExprPtr& b) { expr(b, Prec::Test); });
     if (!c.bases.empty() && !c.keywords.empty()) write(", ");
-    interleave(c.keywords, ", ", [&](const ast::Keyword& k) {
-      if (k.arg) {
-        write_name(*k.arg, NameRole::Keyword);
-        write("=");
-      } else {
-        write("**");
-      }
-      expr(k.value, Prec::Test);
-    });
+    interleave(c.keywords, ", ", [&](const ast::Keyword& k) { keyword(k); });
     write(")");
   }
   block(c.body, /*docstring=*/true);
@@ -838,15 +840,7 @@ void Unparser::call(const ast::Call& c) {
   } else {
     interleave(c.args, ", ", [&](const ExprPtr& a) { expr(a, Prec::Test); });
     if (!c.args.empty() && !c.keywords.empty()) write(", ");
-    interleave(c.keywords, ", ", [&](const ast::Keyword& k) {
-      if (k.arg) {
-        write_name(*k.arg, NameRole::Keyword);
-        write("=");
-      } else {
-        write("**");
-      }
-      expr(k.value, Prec::Test);
-    });
+    interleave(c.keywords, ", ", [&](const ast::Keyword& k) { keyword(k); });
   }
   write(")");
 }
