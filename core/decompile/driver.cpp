@@ -10,6 +10,7 @@
 #include "lift/version_table.h"
 #include "structure/comprehension.h"
 #include "structure/simplify.h"
+#include "structure/temporaries.h"
 #include "structure/structurer.h"
 #include "support/error.h"
 
@@ -71,7 +72,7 @@ StmtList Driver::body(const std::shared_ptr<const CodeObject>& code, BodyKind ki
   } guard{depth_};
   DecodedCode decoded = decode(code, version_);
   structure::Structurer s(decoded, *this);
-  StmtList stmts = s.run();
+  StmtList stmts = structure::inline_temporaries(s.run(), s.lifter().temporaries());
   bool whole = kind == BodyKind::Module || kind == BodyKind::Function;
   if (whole) stmts = drop_tail_returns(std::move(stmts), kind == BodyKind::Function);
   stmts = structure::simplify(stmts, version_.minor, whole);

@@ -150,7 +150,7 @@ StmtList tidy_class_body(StmtList body) {
   if (!out.empty())
     if (auto* r = out.back()->as<ast::Return>()) {
       auto* n = r->value ? r->value->as<ast::Name>() : nullptr;
-      if (n && n->id == "__class__") out.pop_back();
+      if (n && (n->id == "__class__" || n->id == "__classcell__")) out.pop_back();
     }
   out = drop_tail_returns(std::move(out), false);
   return annotations_to_ann_assign(docstring_from_assign(std::move(out)));

@@ -4,6 +4,7 @@
 #include "emit/literal.h"
 
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -329,6 +330,12 @@ std::string bytes_repr(std::string_view bytes) {
   }
   out += quote;
   return out;
+}
+
+std::string code_constant_name(const CodeObject& code) {
+  std::string out = "__unveil_code_";
+  for (unsigned char c : code.name) out += (std::isalnum(c) || c == '_') ? char(c) : '_';
+  return out + "_" + std::to_string(code.firstlineno);
 }
 
 }  // namespace unveil

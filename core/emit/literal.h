@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "read/code_object.h"
 #include "read/object.h"
 
 namespace unveil {
@@ -16,5 +17,11 @@ std::string literal_repr(const Object& object);
 std::string float_repr(double value);
 std::string str_repr(std::string_view utf8);
 std::string bytes_repr(std::string_view bytes);
+// The name source uses for a code object that is a plain value (not turned into
+// a function), e.g. Dynamo passing code to `_create_nested_fn`:
+// `__unveil_code_<name>_<firstlineno>`, non-identifier characters as `_`.
+// Callers bind it to the code object when they compile the source
+// (`unveil._live.code_constant_name` computes the same name).
+std::string code_constant_name(const CodeObject& code);
 
 }  // namespace unveil

@@ -1125,8 +1125,11 @@ std::string Unparser::constant_text(const Object& value) {
           return "slice(" + part(v.start) + ", " + part(v.stop) + ", " + part(v.step) + ")";
         else if constexpr (std::is_same_v<T, PlaceholderValue>)
           return map_name(v.name, NameRole::Placeholder);
+        else if constexpr (std::is_same_v<T, CodeValue>)
+          return v.code ? map_name(code_constant_name(*v.code), NameRole::Placeholder)
+                        : literal_repr(value);
         else
-          return literal_repr(value);  // StopIteration, NULL, code objects
+          return literal_repr(value);  // StopIteration, NULL
       },
       value.value);
 }

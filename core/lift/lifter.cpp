@@ -2,10 +2,13 @@
 // found through an opname-keyed table.
 #include "lift/lifter.h"
 
+#include <algorithm>
 #include <functional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "ast/build.h"
+#include "ast/rewrite.h"
 #include "decode/argument.h"
 #include "lift/operators.h"
 #include "lift/sinks.h"
@@ -51,9 +54,14 @@ struct Lifter::State {
     if (stack.size() < depth) fail("stack underflow");
     return stack[stack.size() - depth];
   }
-  void push(ExprPtr e) { stack.push_back(Item::value(std::move(e))); }
+  void push(ExprPtr e) {
+    Item i = Item::value(std::move(e));
+    i.seq = ++lifter.value_count_;
+    stack.push_back(std::move(i));
+  }
   void push(Item i) { stack.push_back(std::move(i)); }
   ExprPtr value(Item i);
+  ExprPtr bound_value(const Item& i);
   ExprPtr pop_value() { return value(pop()); }
   ExprList pop_values(std::size_t n) {
     ExprList out(n);
@@ -67,7 +75,27 @@ struct Lifter::State {
     stack.resize(stack.size() - n);
     return out;
   }
-  void emit(ast::StmtPtr s) { stmts.push_back(std::move(s)); }
+  void emit(ast::StmtPtr s) {
+    s = spill_for(std::move(s));
+    stmts.push_back(std::move(s));
+  }
+  // Values still on the stack were computed before `s` runs. Those `s` could
+  // change (or whose computation has effects) are kept in temporaries first, so
+  // the output computes them in the original order and only once.
+  ast::StmtPtr spill_for(ast::StmtPtr s);
+  void spill(std::size_t i);
+  bool shared(std::size_t i) const;
+  // Item `i` as a name or constant (spilling it, and older values first, if needed).
+  ExprPtr atom(std::size_t i);
+  std::size_t index_of_depth(std::size_t depth) {
+    if (depth == 0 || stack.size() < depth) fail("stack underflow");
+    return stack.size() - depth;
+  }
+  // A method call on a value that is not a display (generated code extends any list).
+  void mutate(std::size_t i, const char* method, ExprPtr arg) {
+    ExprPtr obj = atom(i);
+    emit(ast::expr_stmt(ast::call(ast::attribute(obj, method), {std::move(arg)})));
+  }
   void store(ExprPtr target, Item value);
   void call(Item callable, std::vector<Item> args, std::vector<ast::Keyword> keywords);
 };
@@ -158,9 +186,152 @@ bool same_target(const ExprPtr& target, const ExprPtr& left) {
 
 }  // namespace
 
+namespace {
+
+bool is_atom(const ExprPtr& e) { return e && (e->is<ast::Name>() || e->is<ast::Constant>()); }
+
+// Computing `e` later than it was gives the same result and effects when it is
+// built only from constants and names that `bound` does not touch.
+bool deferrable(const ExprPtr& e, const std::set<std::string>& bound) {
+  if (!e) return true;
+  if (e->is<ast::Constant>()) return true;
+  if (auto* n = e->as<ast::Name>()) return !bound.count(n->id);
+  auto all = [&](const ExprList& l) {
+    for (const ExprPtr& x : l)
+      if (x && !deferrable(x, bound)) return false;
+    return true;
+  };
+  if (auto* t = e->as<ast::Tuple>()) return all(t->elts);
+  if (auto* l = e->as<ast::List>()) return all(l->elts);
+  if (auto* st = e->as<ast::Set>()) return all(st->elts);
+  if (auto* d = e->as<ast::Dict>()) return all(d->keys) && all(d->values);
+  return false;
+}
+
+}  // namespace
+
+bool Lifter::State::shared(std::size_t i) const {
+  for (std::size_t k = 0; k < stack.size(); ++k)
+    if (k != i && stack[k].kind == Kind::Value && stack[k].expr == stack[i].expr) return true;
+  return false;
+}
+
+namespace {
+// Stack slots (other than `skip`) holding a value that occurs inside `e`, in
+// the order they were computed.
+std::vector<std::size_t> contained(const Stack& stack, const ExprPtr& e, std::size_t skip) {
+  std::unordered_set<const ast::Expr*> parts;
+  ast::visit_expr(e, [&](const ExprPtr& x) { parts.insert(x.get()); });
+  std::vector<std::size_t> out;
+  for (std::size_t k = 0; k < stack.size(); ++k)
+    if (k != skip && stack[k].kind == Kind::Value && !is_atom(stack[k].expr) &&
+        stack[k].bound_to.empty() && parts.count(stack[k].expr.get()))
+      out.push_back(k);
+  std::sort(out.begin(), out.end(), [&](std::size_t a, std::size_t b) { return stack[a].seq < stack[b].seq; });
+  return out;
+}
+}  // namespace
+
+
+void Lifter::State::spill(std::size_t i) {
+  // A value computed inside this one that another slot also holds is named
+  // first, so that it is computed once (this rewrites stack[i] to use the name).
+  if (stack[i].bound_to.empty())
+    for (std::size_t k : contained(stack, stack[i].expr, i))
+      if (!is_atom(stack[k].expr) && stack[k].expr != stack[i].expr) spill(k);
+  ExprPtr old = stack[i].expr;
+  ExprPtr v = stack[i].bound_to.empty() ? old : ast::name(stack[i].bound_to);
+  std::string t = lifter.new_temporary();
+  stmts.push_back(ast::assign(ast::name(t, ast::ExprContext::Store), v));
+  ExprPtr ref = ast::name(t);
+  // Later values built on it read the name; one memo keeps shared subtrees shared.
+  std::unordered_map<const ast::Expr*, ExprPtr> memo;
+  auto swap_in = [&](const ExprPtr& x) { return x == old ? ref : nullptr; };
+  for (Item& o : stack) {
+    if (o.kind != Kind::Value || !o.expr) continue;
+    if (o.expr == old) {
+      o.expr = ref;
+      o.bound_to.clear();
+    } else if (!is_atom(o.expr)) {
+      o.expr = ast::map_expr(o.expr, swap_in, memo);
+    }
+  }
+}
+
+ExprPtr Lifter::State::atom(std::size_t i) {
+  if (stack[i].kind != Kind::Value) fail("a value was expected");
+  if (!stack[i].bound_to.empty()) return ast::name(stack[i].bound_to);
+  if (is_atom(stack[i].expr)) return stack[i].expr;
+  std::vector<std::size_t> older;
+  for (std::size_t k = 0; k < stack.size(); ++k)
+    if (k != i && stack[k].kind == Kind::Value && stack[k].bound_to.empty() && stack[k].seq < stack[i].seq &&
+        !deferrable(stack[k].expr, {}))
+      older.push_back(k);
+  std::sort(older.begin(), older.end(), [&](std::size_t a, std::size_t b) { return stack[a].seq < stack[b].seq; });
+  for (std::size_t k : older)
+    if (!is_atom(stack[k].expr)) spill(k);
+  spill(i);
+  return stack[i].expr;
+}
+
+ast::StmtPtr Lifter::State::spill_for(ast::StmtPtr s) {
+  if (stack.empty()) return s;
+  std::set<std::string> bound = ast::bound_names(*s);
+  std::unordered_set<const ast::Expr*> parts;
+  ast::visit_stmt(s, [&](const ExprPtr& e) { parts.insert(e.get()); }, false);
+  const auto* assign = s->as<ast::Assign>();
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < stack.size(); ++i) {
+    const Item& it = stack[i];
+    if (it.kind != Kind::Value || !it.expr) continue;
+    if (!it.bound_to.empty()) {
+      if (bound.count(it.bound_to)) todo.push_back(i);
+      continue;
+    }
+    if (is_atom(it.expr) && !(it.expr->is<ast::Name>() && bound.count(it.expr->as<ast::Name>()->id))) continue;
+    // `a = b = v` keeps v (the next store joins the assignment); any other use
+    // by `s` of a value that stays on the stack needs a name, so that both
+    // uses see one object; values `s` does not use are kept if `s` cannot change them.
+    if (parts.count(it.expr.get())) {
+      if (!(assign && assign->value == it.expr)) todo.push_back(i);
+    } else if (!deferrable(it.expr, bound)) {
+      todo.push_back(i);
+    }
+  }
+  std::sort(todo.begin(), todo.end(), [&](std::size_t a, std::size_t b) { return stack[a].seq < stack[b].seq; });
+  for (std::size_t i : todo) {
+    ExprPtr old = stack[i].expr;
+    if (is_atom(old) && !(old->is<ast::Name>() && bound.count(old->as<ast::Name>()->id)) &&
+        stack[i].bound_to.empty())
+      continue;  // already named by an earlier spill
+    spill(i);
+    if (parts.count(old.get())) {
+      ExprPtr ref = stack[i].expr;
+      s = ast::map_stmt(s, [&](const ExprPtr& e) { return e == old ? ref : nullptr; }, false);
+    }
+  }
+  return s;
+}
+
+// A value stored by DUP + STORE and now used: `(x := v)` right after the store, else `x`.
+ExprPtr Lifter::State::bound_value(const Item& i) {
+  if (!stmts.empty())
+    if (auto* a = stmts.back()->as<ast::Assign>(); a && a->value == i.expr && a->targets.size() == 1) {
+      auto* n = a->targets[0]->as<ast::Name>();
+      bool other_copy = false;
+      for (const Item& o : stack) other_copy = other_copy || (o.kind == Kind::Value && o.expr == i.expr);
+      if (n && n->id == i.bound_to && !other_copy) {
+        stmts.pop_back();
+        return ast::named_expr(ast::name(i.bound_to, ast::ExprContext::Store), i.expr);
+      }
+    }
+  return ast::name(i.bound_to);
+}
+
 ExprPtr Lifter::State::value(Item i) {
   switch (i.kind) {
     case Kind::Value:
+      if (!i.bound_to.empty()) return bound_value(i);
       return i.expr;
     case Kind::Import:
       return i.expr;
@@ -206,6 +377,14 @@ void Lifter::State::store(ExprPtr target, Item item) {
     }
     return;
   }
+  // `a = b = v`: the value was duplicated and its first store is the last statement.
+  if (item.kind == Kind::Value && !stmts.empty())
+    if (auto* last = stmts.back()->as<ast::Assign>(); last && last->value == item.expr) {
+      ExprList targets = last->targets;
+      targets.push_back(target);
+      stmts.back() = ast::assign_multi(std::move(targets), item.expr);
+      return;
+    }
   ExprPtr v = value(std::move(item));
   if (auto it = g_inplace.find(v.get()); it != g_inplace.end() && it->second.expr.lock() == v) {
     auto* bin = v->as<ast::BinOp>();
@@ -214,15 +393,11 @@ void Lifter::State::store(ExprPtr target, Item item) {
       return;
     }
   }
-  // `a = b = v`: the value was duplicated and its first store is the last statement.
-  if (!stmts.empty())
-    if (auto* last = stmts.back()->as<ast::Assign>(); last && last->value == v) {
-      ExprList targets = last->targets;
-      targets.push_back(target);
-      stmts.back() = ast::assign_multi(std::move(targets), v);
-      return;
-    }
   emit(ast::assign(target, v));
+  // Copies of the value still on the stack are now that variable.
+  if (name && !is_atom(v))
+    for (Item& o : stack)
+      if (o.kind == Kind::Value && o.expr == v && o.bound_to.empty()) o.bound_to = name->id;
 }
 
 // The callable and its arguments, with decorators, classes and comprehensions.
@@ -389,7 +564,13 @@ void op_load_fast_pair(State& s) {
   s.push(ast::name(a.text));
   s.push(ast::name(a.second));
 }
-void op_load_closure(State& s) { s.push(ast::name(s.arg().text)); }
+// The cell itself, not its value: `(lambda: x).__closure__[0]` is the cell of x.
+// MAKE_FUNCTION ignores closure tuples (source captures implicitly); generated
+// code can hand cells to other calls (Dynamo's _create_nested_fn).
+void op_load_closure(State& s) {
+  ExprPtr fn = ast::lambda(ast::Arguments{}, ast::name(s.arg().text));
+  s.push(ast::subscript(ast::attribute(fn, "__closure__"), ast::integer(0)));
+}
 void op_load_assertion_error(State& s) { s.push(Lifter::assertion_error()); }
 void op_load_build_class(State& s) { s.push(Item::of(Kind::BuildClass)); }
 void op_push_null(State& s) { s.push(Item::of(Kind::Null)); }
@@ -501,9 +682,18 @@ void op_pop_top(State& s) {
   }
   Item i = s.pop();
   switch (i.kind) {
-    case Kind::Value:
+    case Kind::Value: {
+      bool kept = false;  // another slot still holds the value: it is computed there
+      for (const Item& o : s.stack) kept = kept || (o.kind == Kind::Value && o.expr == i.expr);
+      if (kept || s.lifter.computes_nothing(i.expr)) return;
+      if (!i.bound_to.empty()) {
+        ExprPtr v = s.value(std::move(i));
+        if (!v->is<ast::Name>()) s.emit(ast::expr_stmt(v));
+        return;
+      }
       s.emit(ast::expr_stmt(i.expr));
       return;
+    }
     case Kind::Import:
       if (i.from_import && i.sink) {
         if (auto* f = dynamic_cast<ImportFromSink*>(i.sink.get())) s.emit(f->statement());
@@ -707,25 +897,35 @@ ExprList extended(const ExprList& elts, const ExprPtr& x) {
   out.push_back(ast::starred(x));
   return out;
 }
+// A display under construction grows in place; any other target (generated
+// code extends lists it sliced or shares) becomes a method call on a name.
+template <class Display>
+const Display* growing_display(State& s, std::size_t i) {
+  const Item& target = s.stack[i];
+  if (target.kind != Kind::Value || !target.expr || !target.bound_to.empty() || s.shared(i)) return nullptr;
+  return target.expr->as<Display>();
+}
 void op_list_extend(State& s) {
   ExprPtr x = s.pop_value();
-  Item& target = s.peek(s.cur().arg);
-  auto* l = target.expr ? target.expr->as<ast::List>() : nullptr;
-  if (!l) s.fail("LIST_EXTEND on a value that is not a list display");
-  target.expr = ast::list(extended(l->elts, x));
+  std::size_t i = s.index_of_depth(s.cur().arg);
+  if (auto* l = growing_display<ast::List>(s, i)) s.stack[i].expr = ast::list(extended(l->elts, x));
+  else s.mutate(i, "extend", x);
 }
 void op_set_update(State& s) {
   ExprPtr x = s.pop_value();
-  Item& target = s.peek(s.cur().arg);
-  auto* st = target.expr ? target.expr->as<ast::Set>() : nullptr;
-  if (!st) s.fail("SET_UPDATE on a value that is not a set display");
-  target.expr = ast::set(extended(st->elts, x));
+  std::size_t i = s.index_of_depth(s.cur().arg);
+  if (auto* st = growing_display<ast::Set>(s, i)) s.stack[i].expr = ast::set(extended(st->elts, x));
+  else s.mutate(i, "update", x);
 }
 void op_dict_update(State& s) {
   ExprPtr x = s.pop_value();
-  Item& target = s.peek(s.cur().arg);
-  auto* d = target.expr ? target.expr->as<ast::Dict>() : nullptr;
-  if (!d) s.fail("DICT_UPDATE on a value that is not a dict display");
+  std::size_t i = s.index_of_depth(s.cur().arg);
+  auto* d = growing_display<ast::Dict>(s, i);
+  if (!d) {
+    s.mutate(i, "update", x);
+    return;
+  }
+  Item& target = s.stack[i];
   ExprList keys = d->keys, values = d->values;
   keys.push_back(nullptr);
   values.push_back(x);
@@ -945,7 +1145,9 @@ void op_unpack_ex(State& s) {
 // --- generators, returns, raise ------------------------------------------------------------
 
 void op_return_value(State& s) {
-  ExprPtr v = s.pop_value();
+  Item i = s.pop();
+  // `return x` after `x = v` stored a copy (not `return (x := v)`).
+  ExprPtr v = i.kind == Kind::Value && !i.bound_to.empty() ? ast::name(i.bound_to) : s.value(std::move(i));
   s.emit(ast::return_(v));
   s.term.kind = Terminator::Kind::Exit;
 }
@@ -1277,8 +1479,42 @@ const ExprPtr& Lifter::assertion_error() {
   return e;
 }
 
+namespace {
+void collect_names(const CodeObject& c, std::set<std::string>& out) {
+  for (const auto* group : {&c.names, &c.varnames, &c.cellvars, &c.freevars}) out.insert(group->begin(), group->end());
+  for (const ObjectRef& k : c.consts)
+    if (auto* cv = k ? k->as<CodeValue>() : nullptr; cv && cv->code) collect_names(*cv->code, out);
+}
+}  // namespace
+
 Lifter::Lifter(const DecodedCode& code, Definer& definer)
-    : code_(code), definer_(definer), row_(version_row(code.traits->minor)) {}
+    : code_(code), definer_(definer), row_(version_row(code.traits->minor)) {
+  if (code.code) collect_names(*code.code, taken_);
+}
+
+bool Lifter::computes_nothing(const ast::ExprPtr& e) const {
+  if (!e) return true;
+  if (e->is<ast::Constant>()) return true;
+  if (auto* n = e->as<ast::Name>()) return temporaries_.count(n->id) > 0;
+  auto all = [&](const ExprList& l) {
+    for (const ExprPtr& x : l)
+      if (!computes_nothing(x)) return false;
+    return true;
+  };
+  if (auto* t = e->as<ast::Tuple>()) return all(t->elts);
+  if (auto* l = e->as<ast::List>()) return all(l->elts);
+  return false;
+}
+
+std::string Lifter::new_temporary() {
+  for (;;) {
+    std::string n = "_t" + std::to_string(++temporary_count_);
+    if (!taken_.count(n)) {
+      temporaries_.insert(n);
+      return n;
+    }
+  }
+}
 
 BlockEffect Lifter::run(const cfg::Graph& graph, cfg::BlockId id, Stack stack) {
   State s{*this, code_, row_, graph.instructions(id)};

@@ -74,6 +74,12 @@ class Lifter {
   static const ast::ExprPtr& assertion_error();
   void note_global(const std::string& n) { globals_.insert(n); }
   void note_nonlocal(const std::string& n) { nonlocals_.insert(n); }
+  // Temporaries lifting introduced to keep evaluation order (`_t1 = v`): values
+  // that stayed on the stack while statements ran. Each is assigned once.
+  const std::set<std::string>& temporaries() const { return temporaries_; }
+  std::string new_temporary();
+  // A value whose evaluation has no effect and cannot fail (popped silently).
+  bool computes_nothing(const ast::ExprPtr& e) const;
 
   // Used by opcode handlers (lifter_ops.cpp).
   struct State;
@@ -83,6 +89,10 @@ class Lifter {
   Definer& definer_;
   const VersionRow& row_;
   std::set<std::string> globals_, nonlocals_;
+  std::set<std::string> taken_;        // every name the code (and its nested code) uses
+  std::set<std::string> temporaries_;
+  int temporary_count_ = 0;
+  std::uint64_t value_count_ = 0;  // Item::seq source
   friend struct State;
 };
 

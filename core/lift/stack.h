@@ -2,6 +2,7 @@
 // holds while a block is executed symbolically.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -66,6 +67,11 @@ struct Item {
   bool star = false;
   bool from_import = false;  // fromlist is not None
   std::string attr_path;     // IMPORT_FROM/LOAD_ATTR chain on an import: `a.b.c` parts after the first
+  // Value: a copy of it was stored in this variable (DUP + STORE), so the
+  // variable names it from then on: `(x := v)` or, after other statements, `x`.
+  std::string bound_to;
+  // Value: when it was computed (copies share it); spills keep this order.
+  std::uint64_t seq = 0;
 
   static Item value(ast::ExprPtr e) {
     Item i;

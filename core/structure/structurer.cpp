@@ -4,6 +4,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <functional>
+#include <queue>
+#include <unordered_map>
 
 #include "ast/build.h"
 #include "decode/argument.h"
@@ -398,8 +401,16 @@ lift::Stack Structurer::handler_stack(BlockId protected_block, const lift::Stack
 void Structurer::remove_finally_copies(Seq& seq) const {
   // Later copies first, so earlier indices stay valid.
   for (auto it = seq.finally_copies.rbegin(); it != seq.finally_copies.rend(); ++it) {
-    auto& [index, fin] = *it;
+    auto [index, fin] = *it;
     if (fin.empty()) continue;
+    // Values kept on the stack across the copy (a return value) were spilled
+    // to temporaries just before it.
+    auto spilled = [&](std::size_t k) {
+      auto* a = k < seq.stmts.size() ? seq.stmts[k]->as<ast::Assign>() : nullptr;
+      auto* n = a && a->targets.size() == 1 ? a->targets[0]->as<ast::Name>() : nullptr;
+      return n && lifter_.temporaries().count(n->id) > 0;
+    };
+    while (spilled(index)) ++index;
     if (index + fin.size() > seq.stmts.size())
       fail(0, "the normal-path copy of a finally body is missing");
     ast::StmtList copy(seq.stmts.begin() + std::ptrdiff_t(index),
@@ -647,7 +658,49 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
   };
   BlockId p = pdom_.idom(b);
   if (usable(p) && (stop == kNoBlock || p == stop || pdom_.dominates(stop, p))) return p;
-  // An arm leaves (return/raise/break): the merge is the earliest block both reach.
+  // An arm leaves (return/raise/break): the merge is the earliest block (in
+  // reverse post-order) both reach. Blocks are visited in that order from a
+  // min-heap, so the search stops at the merge instead of walking the rest of
+  // the function: all forward paths into a block come from earlier blocks, so
+  // its "reached from" mask is complete when it is popped.
+  constexpr std::uint8_t kFromT = 1, kFromF = 2;
+  std::unordered_map<BlockId, std::uint8_t> from;
+  using Entry = std::pair<std::uint32_t, BlockId>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
+  auto reach = [&](BlockId x, std::uint8_t side) {
+    if (!usable(x) || rpo_index_[x] == 0xffffffffu) return;
+    std::uint8_t& m = from[x];
+    if (m == 0) heap.push({rpo_index_[x], x});
+    m |= side;
+  };
+  reach(t, kFromT);
+  reach(f, kFromF);
+  std::uint32_t last = 0;
+  while (!heap.empty()) {
+    auto [order, x] = heap.top();
+    heap.pop();
+    if (order < last) return if_follow_by_search(t, f, stop);  // a back edge: search it all
+    last = order;
+    std::uint8_t m = from[x];
+    if (m == (kFromT | kFromF)) return x;
+    if (x == stop) continue;
+    bool back = false;
+    graph_.for_each_successor(x, EdgeFilter::normal(), [&](const cfg::Edge& e) {
+      if (usable(e.to) && rpo_index_[e.to] != 0xffffffffu && rpo_index_[e.to] <= order) back = true;
+      reach(e.to, m);
+    });
+    if (back) return if_follow_by_search(t, f, stop);
+  }
+  return stop;
+}
+
+// The same by two full searches (graphs whose arms loop back).
+BlockId Structurer::if_follow_by_search(BlockId t, BlockId f, BlockId stop) const {
+  auto usable = [&](BlockId x) {
+    if (x == kNoBlock || x >= graph_.size()) return false;
+    if (!context_.empty() && (x == context_.back().header || !in_current_loop(x))) return false;
+    return true;
+  };
   auto reach = [&](BlockId from) {
     std::vector<bool> seen(graph_.size(), false);
     std::deque<BlockId> work;

@@ -126,3 +126,17 @@ def code_tuple(code: types.CodeType) -> Tuple[types.CodeType, ...]:
         if isinstance(c, types.CodeType):
             out.extend(code_tuple(c))
     return tuple(out)
+
+
+def code_constant_name(code: types.CodeType) -> str:
+    """The name decompiled source gives a code object used as a plain value
+    (the core's ``code_constant_name``): bind it when compiling the source."""
+    # The same bytes the core keeps: ASCII letters, digits and "_"; one "_" per other UTF-8 byte.
+    ident = "".join(c if (c.isascii() and c.isalnum()) or c == "_" else "_" * len(c.encode())
+                    for c in code.co_name)
+    return f"__unveil_code_{ident}_{code.co_firstlineno}"
+
+
+def code_constants(code: types.CodeType) -> dict:
+    """Name -> code object for every code object nested in ``code``."""
+    return {code_constant_name(c): c for c in code_tuple(code)[1:]}

@@ -100,3 +100,15 @@ TEST(Decompile, BadInputThrows) {
   EXPECT_THROW(unveil::decompile_pyc(junk), unveil::Error);
   EXPECT_THROW(unveil::decompile_marshal(junk, 99, "", {}), unveil::Error);
 }
+
+TEST(Decompile, WalrusIsRebuiltFromTheStoredCopy) {
+  expect_all("if (n := len(a)) > 10:\n    print(n)\nwhile (c := f()):\n    g(c)\nx = y = h()\n",
+             "if (n := len(a)) > 10:\n    print(n)\nwhile (c := f()):\n    g(c)\nx = y = h()\n");
+}
+
+// The return value waits on the stack while `e = None; del e` runs: it is
+// spilled to a temporary, and folded back once the cleanup is removed.
+TEST(Decompile, ReturnFromANamedHandler) {
+  expect_all("def k(x):\n    try:\n        return g(x)\n    except E as e:\n        return e.args\n",
+             "def k(x):\n    try:\n        return g(x)\n    except E as e:\n        return e.args\n", 9);
+}

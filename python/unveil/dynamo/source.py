@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
 import unveil
-from unveil._live import describe, marshal_code
+from unveil._live import code_constants, describe, marshal_code
 
 
 RUNS_LINE = "# Dynamo runs the code compiled from this file: breakpoints set here fire."
@@ -138,13 +138,17 @@ def _decompile_body(new_code: types.CodeType) -> Tuple[str, Dict[str, Any]]:
     """The decompiled body, with non-literal constants as ``__unveil_const_<i>_<tag>`` names."""
     m = marshal_code(new_code)
     if not m.placeholder_objects:
-        return unveil.decompile(new_code), {}
-    from unveil import _core
+        src, constants = unveil.decompile(new_code), {}
+    else:
+        from unveil import _core
 
-    tag = secrets.token_hex(3)
-    names = [f"__unveil_const_{i}_{tag}" for i in range(len(m.placeholder_objects))]
-    src = _core.decompile_marshal(m.data, m.minor, m.placeholder_prefix, names)
-    return src, dict(zip(names, m.placeholder_objects))
+        tag = secrets.token_hex(3)
+        names = [f"__unveil_const_{i}_{tag}" for i in range(len(m.placeholder_objects))]
+        src = _core.decompile_marshal(m.data, m.minor, m.placeholder_prefix, names)
+        constants = dict(zip(names, m.placeholder_objects))
+    # Code objects Dynamo uses as values (e.g. for _create_nested_fn) print as names too.
+    constants.update({n: c for n, c in code_constants(new_code).items() if n in src})
+    return src, constants
 
 
 def render(code: types.CodeType, new_code: types.CodeType, compile_id: str) -> Rendered:

@@ -1,0 +1,130 @@
+// Bytecode no compiler emits from source, as Dynamo writes it: values that stay
+// on the stack while statements run, lists extended after being shared, and
+// code objects used as plain values. Built with the test assembler, decompiled,
+// and compared with the expected source.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "assembler.h"
+#include "decompile/decompile.h"
+
+namespace {
+
+using unveil::testing::Assembler;
+
+std::string decompile(Assembler& a, int minor, std::vector<std::string> names,
+                      std::vector<unveil::ObjectRef> consts) {
+  auto code = a.code();
+  code->names = std::move(names);
+  code->consts = std::move(consts);
+  code->name = code->qualname = "<module>";
+  return unveil::decompile_to_source(code, *unveil::find_version(minor));
+}
+
+unveil::ObjectRef none() { return unveil::make_object(unveil::NoneValue{}); }
+unveil::ObjectRef integer(int v) { return unveil::make_object(unveil::IntValue{v}); }
+
+void end(Assembler& a) {
+  a.op("LOAD_CONST", 0);
+  a.op("RETURN_VALUE");
+}
+
+}  // namespace
+
+// `b[0]` is computed before `del b`, so it must be kept before the del runs.
+TEST(GeneratedCode, ValueComputedBeforeADeleteIsKeptInATemporary) {
+  Assembler a(11);
+  a.op("LOAD_NAME", 0);  // a
+  a.op("LOAD_NAME", 1);  // b
+  a.op("LOAD_CONST", 1);
+  a.op("BINARY_SUBSCR");
+  a.op("DELETE_NAME", 1);
+  a.op("BUILD_TUPLE", 2);
+  a.op("STORE_NAME", 2);
+  end(a);
+  EXPECT_EQ(decompile(a, 11, {"a", "b", "c"}, {none(), integer(0)}), "_t1 = b[0]\ndel b\nc = (a, _t1)\n");
+}
+
+// A call result waiting on the stack while an unrelated statement runs is
+// computed first; the temporary is not folded back (that would reorder).
+TEST(GeneratedCode, CallBeforeAStatementRunsFirst) {
+  Assembler a(11);
+  a.op("PUSH_NULL");
+  a.op("LOAD_NAME", 0);  // f
+  a.op("PRECALL", 0);
+  a.op("CALL", 0);
+  a.op("LOAD_CONST", 1);
+  a.op("STORE_NAME", 1);  // c = 0
+  a.op("STORE_NAME", 2);  // d = f()
+  end(a);
+  EXPECT_EQ(decompile(a, 11, {"f", "c", "d"}, {none(), integer(0)}), "_t1 = f()\nc = 0\nd = _t1\n");
+}
+
+// A list stored and then extended through the stack copy: one list object.
+TEST(GeneratedCode, SharedListIsExtendedByName) {
+  for (int minor : {9, 11, 13}) {
+    Assembler a(minor);
+    a.op("BUILD_LIST", 0);
+    a.op(minor >= 11 ? "COPY" : "DUP_TOP", minor >= 11 ? 1 : 0);
+    a.op("STORE_NAME", 0);  // c
+    a.op("LOAD_NAME", 1);   // a
+    a.op("LIST_EXTEND", 1);
+    a.op("STORE_NAME", 2);  // d
+    end(a);
+    EXPECT_EQ(decompile(a, minor, {"c", "a", "d"}, {none()}), "c = []\nc.extend(a)\nd = c\n")
+        << "3." << minor;
+  }
+}
+
+// LIST_EXTEND on a value that is not a display (a slice of a shared list):
+// the list is computed once, the slice is extended by name.
+TEST(GeneratedCode, ExtendingASliceOfASharedList) {
+  Assembler a(11);
+  a.op("LOAD_NAME", 0);  // a
+  a.op("BUILD_LIST", 1);
+  a.op("COPY", 1);
+  a.op("LOAD_CONST", 1);
+  a.op("LOAD_CONST", 2);
+  a.op("BUILD_SLICE", 2);
+  a.op("BINARY_SUBSCR");  // [a][0:1]
+  a.op("SWAP", 2);
+  a.op("BUILD_LIST", 0);
+  a.op("LIST_EXTEND", 2);  // extends the slice, not [a]
+  a.op("POP_TOP");
+  a.op("STORE_NAME", 1);  // s = the slice
+  end(a);
+  EXPECT_EQ(decompile(a, 11, {"a", "s"}, {none(), integer(0), integer(1)}),
+            "_t2 = [a][0:1]\n_t2.extend([])\ns = _t2\n");  // [a] is used once: folded back
+}
+
+// A code object used as a value prints as a name the caller binds.
+TEST(GeneratedCode, CodeConstantUsedAsAValue) {
+  Assembler inner(11);
+  inner.op("LOAD_CONST", 0);
+  inner.op("RETURN_VALUE");
+  auto code = inner.code();
+  code->name = code->qualname = "inner";
+  code->firstlineno = 7;
+  Assembler a(11);
+  a.op("LOAD_CONST", 1);
+  a.op("STORE_NAME", 0);
+  end(a);
+  EXPECT_EQ(decompile(a, 11, {"k"}, {none(), unveil::make_object(unveil::CodeValue{code})}),
+            "k = __unveil_code_inner_7\n");
+}
+
+// Names never collide with the code's own: `_t1` is taken, so `_t2`.
+TEST(GeneratedCode, TemporariesAvoidExistingNames) {
+  Assembler a(11);
+  a.op("PUSH_NULL");
+  a.op("LOAD_NAME", 0);  // f
+  a.op("PRECALL", 0);
+  a.op("CALL", 0);
+  a.op("LOAD_CONST", 1);
+  a.op("STORE_NAME", 1);  // _t1 = 0
+  a.op("STORE_NAME", 2);  // d = f()
+  end(a);
+  EXPECT_EQ(decompile(a, 11, {"f", "_t1", "d"}, {none(), integer(0)}), "_t2 = f()\n_t1 = 0\nd = _t2\n");
+}
