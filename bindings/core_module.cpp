@@ -335,6 +335,15 @@ NB_MODULE(_core, m) {
       nb::arg("placeholder_names") = std::vector<std::string>{},
       "Decompile a marshalled module or function code object to Python source.");
   m.def(
+      "decompile_function_marshal",
+      [](const nb::bytes& data, int minor, const std::string& prefix,
+         const std::vector<std::string>& names) {
+        return decompile_function_marshal(as_span(data), minor, prefix, names);
+      },
+      nb::arg("data"), nb::arg("minor"), nb::arg("placeholder_prefix") = "",
+      nb::arg("placeholder_names") = std::vector<std::string>{},
+      "Decompile a marshalled (code, defaults, kwdefaults, annotations) tuple to a def.");
+  m.def(
       "decompile_pyc", [](const nb::bytes& data) { return decompile_pyc(as_span(data)); },
       nb::arg("data"), "Decompile a .pyc file (its bytes) to Python source.");
   m.def(

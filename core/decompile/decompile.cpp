@@ -1,5 +1,7 @@
 #include "decompile/decompile.h"
 
+#include "ast/build.h"
+#include "ast/identifier.h"
 #include "decompile/driver.h"
 #include "emit/unparse.h"
 #include "read/marshal.h"
@@ -32,15 +34,55 @@ std::string decompile_pyc(std::span<const std::uint8_t> file) {
   return decompile_to_source(code_of(pyc.module), *pyc.header.version);
 }
 
+namespace {
+const VersionTraits& version_of(int minor) {
+  const VersionTraits* v = find_version(minor);
+  if (!v) throw Error(ErrorKind::Unsupported, "Python 3." + std::to_string(minor) + " is not supported");
+  return *v;
+}
+ObjectRef read_with_placeholders(std::span<const std::uint8_t> data, const VersionTraits& v,
+                                 const std::string& prefix, const std::vector<std::string>& names) {
+  MarshalOptions options;
+  options.placeholder_prefix = prefix;
+  options.placeholder_names = names;
+  return read_marshal(data, v, options);
+}
+// `name: value` pairs of a dict with str keys (others are skipped).
+std::vector<std::pair<std::string, ast::ExprPtr>> named_values(const ObjectRef& o) {
+  std::vector<std::pair<std::string, ast::ExprPtr>> out;
+  if (auto* d = o ? o->as<DictValue>() : nullptr)
+    for (const auto& [k, v] : d->items)
+      if (auto* s = k ? k->as<StrValue>() : nullptr; s && v) out.emplace_back(s->utf8, ast::constant(v));
+  return out;
+}
+}  // namespace
+
 std::string decompile_marshal(std::span<const std::uint8_t> data, int minor,
                               const std::string& placeholder_prefix,
                               const std::vector<std::string>& placeholder_names) {
-  const VersionTraits* v = find_version(minor);
-  if (!v) throw Error(ErrorKind::Unsupported, "Python 3." + std::to_string(minor) + " is not supported");
-  MarshalOptions options;
-  options.placeholder_prefix = placeholder_prefix;
-  options.placeholder_names = placeholder_names;
-  return decompile_to_source(code_of(read_marshal(data, *v, options)), *v);
+  const VersionTraits& v = version_of(minor);
+  return decompile_to_source(code_of(read_with_placeholders(data, v, placeholder_prefix, placeholder_names)), v);
+}
+
+std::string decompile_function_marshal(std::span<const std::uint8_t> data, int minor,
+                                       const std::string& placeholder_prefix,
+                                       const std::vector<std::string>& placeholder_names) {
+  const VersionTraits& v = version_of(minor);
+  ObjectRef o = read_with_placeholders(data, v, placeholder_prefix, placeholder_names);
+  auto* parts = o ? o->as<TupleValue>() : nullptr;
+  if (!parts || parts->items.size() != 4)
+    throw Error(ErrorKind::CodeObject, "a function is marshalled as (code, defaults, kwdefaults, annotations)");
+  lift::FunctionValue f;
+  f.code = code_of(parts->items[0]);
+  if (!ast::is_identifier(f.code->name)) return decompile_to_source(f.code, v);
+  if (auto* d = parts->items[1] ? parts->items[1]->as<TupleValue>() : nullptr)
+    for (const ObjectRef& x : d->items) f.defaults.push_back(ast::constant(x));
+  f.kwdefaults = named_values(parts->items[2]);
+  f.annotations = named_values(parts->items[3]);
+  decompile::Driver driver(v);
+  std::string text = unparse(ast::Module{{driver.define_function(f, f.code->name)}});
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  return text;
 }
 
 }  // namespace unveil

@@ -31,4 +31,12 @@ std::string decompile_marshal(std::span<const std::uint8_t> data, int minor,
                               const std::string& placeholder_prefix,
                               const std::vector<std::string>& placeholder_names);
 
+// A function: marshalled `(code, defaults, kwdefaults, annotations)` (each of
+// the last three None or a tuple/dict; non-literal values as placeholders).
+// Prints `def name(signature):` with its body; a code object whose name is
+// not an identifier (`<lambda>`, `<genexpr>`) prints as its body alone.
+std::string decompile_function_marshal(std::span<const std::uint8_t> data, int minor,
+                                       const std::string& placeholder_prefix,
+                                       const std::vector<std::string>& placeholder_names);
+
 }  // namespace unveil

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Union
 
 from . import _core
-from ._live import code_of, marshal_code
+from ._live import code_of, function_of, is_function_code, marshal_code, marshal_function
 from .errors import (
     CodeObjectError,
     DecodeError,
@@ -54,11 +54,46 @@ def disassemble(obj: Any, *, recursive: bool = True, show_caches: bool = False) 
     )
 
 
-def decompile(obj: Any) -> str:
+def decompile(obj: Any, *, verify: bool = False) -> str:
     """Python source rebuilt from ``obj``'s bytecode (a code object, function,
-    method, ...): the body of its code object as module-level statements."""
-    m = marshal_code(code_of(obj))
-    return _core.decompile_marshal(m.data, m.minor, m.placeholder_prefix, m.placeholder_names)
+    method, partial, ...). A function prints as ``def name(signature):`` with
+    its defaults, keyword-only defaults and annotations (taken from the
+    function object; a bare code object has none); a module, class body,
+    lambda or comprehension prints as its statements.
+
+    With ``verify=True`` the output is compiled back with the running Python
+    and compared with ``obj``'s bytecode, normalised as in :mod:`unveil.verify`
+    (line numbers, positions and NOPs ignored, jump targets as instruction
+    indices, constants by value, nested code objects recursively). A
+    function's body is compiled inside a ``def`` with the code object's own
+    parameters and enclosing scopes (see :func:`unveil.verify.recompile_like`).
+    When they differ, or the output does not compile, a
+    :class:`unveil.verify.VerificationWarning` lists the differences; the
+    source is returned unchanged either way, so that ``verify`` never alters
+    the output. Make the check strict with
+    ``warnings.simplefilter("error", VerificationWarning)``, or call
+    :func:`unveil.verify.compare_decompiled` to get the differences as a list.
+    Code whose constants are not literals (Dynamo's) cannot verify equal: the
+    source names those objects, and the warning says so.
+    """
+    code = code_of(obj)
+    if is_function_code(code):
+        m = marshal_function(code, function_of(obj))
+        text = _core.decompile_function_marshal(m.data, m.minor, m.placeholder_prefix, m.placeholder_names)
+    else:
+        m = marshal_code(code)
+        text = _core.decompile_marshal(m.data, m.minor, m.placeholder_prefix, m.placeholder_names)
+    if verify:
+        import warnings
+
+        from . import verify as _verify
+
+        qualname = getattr(obj, "__qualname__", None)
+        differences = _verify.compare_decompiled(code, text, qualname if isinstance(qualname, str) else None)
+        if differences:
+            message = _verify.verification_message(code, differences, m.placeholder_names)
+            warnings.warn(_verify.VerificationWarning(message), stacklevel=2)
+    return text
 
 
 def decode(obj: Any) -> List[Dict[str, Any]]:

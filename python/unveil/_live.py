@@ -10,7 +10,7 @@ import secrets
 import sys
 import types
 from dataclasses import dataclass, field
-from typing import Any, List, Tuple
+from typing import Any, List, Optional, Tuple
 
 _MARSHALLABLE_ATOMS = (type(None), bool, int, float, complex, str, bytes, type(Ellipsis))
 
@@ -93,6 +93,63 @@ def marshal_code(code: types.CodeType) -> MarshalledCode:
     substituter = _Substituter(prefix)
     data = marshal.dumps(substituter.code(code))
     return MarshalledCode(data, minor, prefix, substituter.names, substituter.objects)
+
+
+def function_of(obj: Any) -> Optional[types.FunctionType]:
+    """The Python function behind a method, partial, ``__wrapped__`` chain or
+    callable object, or None (a code object, a builtin)."""
+    seen = set()
+    while not isinstance(obj, types.FunctionType):
+        if id(obj) in seen or isinstance(obj, types.CodeType):
+            return None
+        seen.add(id(obj))
+        if hasattr(obj, "__func__"):
+            obj = obj.__func__
+        elif hasattr(obj, "__wrapped__"):
+            obj = obj.__wrapped__
+        elif hasattr(obj, "func") and callable(getattr(obj, "func")):  # functools.partial
+            obj = obj.func
+        elif callable(obj) and isinstance(getattr(type(obj), "__call__", None), types.FunctionType):
+            obj = type(obj).__call__
+        else:
+            return None
+    return obj
+
+
+def is_function_code(code: types.CodeType) -> bool:
+    """A ``def``'s code (not a module, class body, lambda or comprehension)."""
+    return bool(code.co_flags & 0x01) and code.co_name.isidentifier()  # CO_OPTIMIZED
+
+
+def marshal_function(code: types.CodeType, fn: Optional[types.FunctionType]) -> MarshalledCode:
+    """Marshal ``(code, defaults, kwdefaults, annotations)`` for the core's
+    ``decompile_function_marshal``; values marshal refuses become placeholders."""
+    defaults = kwdefaults = annotations = None
+    if fn is not None and fn.__code__ is code:
+        defaults, kwdefaults = fn.__defaults__, fn.__kwdefaults__
+        try:
+            annotations = dict(fn.__annotations__) or None
+        except Exception:  # 3.14 evaluates annotations lazily; a bad one must not stop us
+            annotations = None
+    minor = sys.version_info[1]
+    value = (code, defaults, kwdefaults, annotations)
+    try:
+        return MarshalledCode(marshal.dumps(value), minor)
+    except ValueError:
+        pass
+    strings = _strings_in(code) + [v for v in (defaults or ()) if isinstance(v, str)]
+    while True:
+        prefix = f"\x00unveil-placeholder-{secrets.token_hex(8)}-"
+        if not any(s.startswith(prefix) for s in strings):
+            break
+    sub = _Substituter(prefix)
+
+    def values(d: Optional[dict]) -> Optional[dict]:
+        return None if d is None else {k: sub.constant(v) for k, v in d.items()}
+
+    value = (sub.code(code), None if defaults is None else tuple(sub.constant(v) for v in defaults),
+             values(kwdefaults), values(annotations))
+    return MarshalledCode(marshal.dumps(value), minor, prefix, sub.names, sub.objects)
 
 
 def code_of(obj: Any) -> types.CodeType:

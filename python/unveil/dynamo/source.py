@@ -136,16 +136,13 @@ def annotate(src: str, code: types.CodeType) -> str:
 
 def _decompile_body(new_code: types.CodeType) -> Tuple[str, Dict[str, Any]]:
     """The decompiled body, with non-literal constants as ``__unveil_const_<i>_<tag>`` names."""
-    m = marshal_code(new_code)
-    if not m.placeholder_objects:
-        src, constants = unveil.decompile(new_code), {}
-    else:
-        from unveil import _core
+    from unveil import _core  # the body alone: render() writes the def line itself
 
-        tag = secrets.token_hex(3)
-        names = [f"__unveil_const_{i}_{tag}" for i in range(len(m.placeholder_objects))]
-        src = _core.decompile_marshal(m.data, m.minor, m.placeholder_prefix, names)
-        constants = dict(zip(names, m.placeholder_objects))
+    m = marshal_code(new_code)
+    tag = secrets.token_hex(3)
+    names = [f"__unveil_const_{i}_{tag}" for i in range(len(m.placeholder_objects))]
+    src = _core.decompile_marshal(m.data, m.minor, m.placeholder_prefix, names)
+    constants = dict(zip(names, m.placeholder_objects))
     # Code objects Dynamo uses as values (e.g. for _create_nested_fn) print as names too.
     constants.update({n: c for n, c in code_constants(new_code).items() if n in src})
     return src, constants
