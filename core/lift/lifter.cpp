@@ -683,8 +683,13 @@ void op_pop_top(State& s) {
   Item i = s.pop();
   switch (i.kind) {
     case Kind::Value: {
-      bool kept = false;  // another slot still holds the value: it is computed there
-      for (const Item& o : s.stack) kept = kept || (o.kind == Kind::Value && o.expr == i.expr);
+      // Another slot still holds the value, or a value built on it (a chained
+      // comparison's shared middle operand): it is computed there.
+      bool kept = false;
+      for (const Item& o : s.stack) {
+        if (kept || o.kind != Kind::Value || !o.expr) continue;
+        ast::visit_expr(o.expr, [&](const ExprPtr& x) { kept = kept || x == i.expr; });
+      }
       if (kept || s.lifter.computes_nothing(i.expr)) return;
       if (!i.bound_to.empty()) {
         ExprPtr v = s.value(std::move(i));

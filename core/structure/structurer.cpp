@@ -878,10 +878,17 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
     merged = then_seq.stack;
     for (std::size_t k = 0; k < merged.size(); ++k) {
       if (then_seq.stack[k].expr == else_seq.stack[k].expr) continue;
-      if (!then_seq.stmts.empty() || !else_seq.stmts.empty())
-        fail(b, "a value stays on the stack across statements");
       if (then_seq.stack[k].kind != Item::Kind::Value || else_seq.stack[k].kind != Item::Kind::Value)
         fail(b, "non-value merged at a branch");
+      if (!then_seq.stmts.empty() || !else_seq.stmts.empty()) {
+        // Arms with statements that leave different values (generated code):
+        // each arm stores its value in one temporary, computed where it was.
+        std::string t = lifter_.new_temporary();
+        then_seq.stmts.push_back(ast::assign(ast::name(t, ast::ExprContext::Store), then_seq.stack[k].expr));
+        else_seq.stmts.push_back(ast::assign(ast::name(t, ast::ExprContext::Store), else_seq.stack[k].expr));
+        merged[k] = Item::value(ast::name(t));
+        continue;
+      }
       merged[k] = Item::value(ast::if_exp(test, then_seq.stack[k].expr, else_seq.stack[k].expr));
     }
   } else {
@@ -915,15 +922,27 @@ BlockId Structurer::structure_keep(BlockId b, lift::BlockEffect& eff, BlockId st
   else popped.pop_back();
   Seq t = sequence(taken, follow, keep);
   Seq f = sequence(fall, follow, popped);
+  // The jump keeps the tested value: `c or fv` / `c and fv` (a chained
+  // comparison when fv continues c's comparison), else a conditional value.
+  const ast::ExprPtr& c = eff.term.cond;
+  auto combine = [&](const ast::ExprPtr& tv, const ast::ExprPtr& fv) {
+    if (tv == c) return eff.term.jump_if ? tidy_value(c, tv, fv) : tidy_value(c, fv, tv);
+    return ast::if_exp(eff.term.jump_if ? c : negate(c), tv, fv);
+  };
+  // Both arms return (3.8–3.10 copy the return into each): `return a and b`.
+  auto lone_return = [](const Seq& s) -> const ast::Return* {
+    return !s.open && s.stmts.size() == 1 ? s.stmts[0]->as<ast::Return>() : nullptr;
+  };
+  if (auto *rt = lone_return(t), *rf = lone_return(f); rt && rf && rt->value && rf->value) {
+    out.stmts.push_back(ast::return_(combine(rt->value, rf->value)));
+    out.open = false;
+    return kNoBlock;
+  }
   if (!t.open || !f.open || !t.stmts.empty() || !f.stmts.empty() || t.stack.size() != f.stack.size() ||
       t.stack.empty())
     fail(b, "and/or value that is not an expression");
-  auto op = eff.term.jump_if ? ast::BoolOperator::Or : ast::BoolOperator::And;
-  ast::ExprPtr tv = t.stack.back().expr, fv = f.stack.back().expr;
-  ast::ExprPtr v = tv == eff.term.cond ? flatten_boolop(op, eff.term.cond, fv)
-                                       : ast::if_exp(eff.term.jump_if ? eff.term.cond : negate(eff.term.cond), tv, fv);
   out.stack = f.stack;
-  out.stack.back() = Item::value(v);
+  out.stack.back() = Item::value(combine(t.stack.back().expr, f.stack.back().expr));
   return follow;
 }
 
