@@ -2,12 +2,14 @@
 # Runs every test of unveil. Installs what it needs first (apt, pip).
 #
 #   bash scripts/test.sh            # everything CI runs
-#   bash scripts/test.sh --no-fuzz  # skip the 60 s fuzzing minute
+#   bash scripts/test.sh --no-fuzz  # skip the two fuzzing minutes
 #
 # Stages: opcode tables up to date; C++ GoogleTest (Release, then ASan+UBSan);
-# libFuzzer on read+decode for FUZZ_SECONDS (60); pytest under every pyenv
-# Python 3.8-3.13 (the syntax suite included); dis equivalence on each
-# version's Lib/ (EQUIV_LIMIT files, 0 = all); the torch layer under 3.11.
+# libFuzzer on read+decode and on the whole pipeline for FUZZ_SECONDS (60)
+# each; pytest under every pyenv Python 3.8-3.13 (the syntax suite included);
+# dis equivalence on each version's Lib/ (EQUIV_LIMIT files, 0 = all); the
+# decompiler's round trip of each version's top-level Lib/*.py; the torch
+# layer under 3.11.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZ=1
@@ -59,14 +61,18 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/cpp-asan --output-on-failure -j"$JOBS"
 
 if [ "$FUZZ" = 1 ]; then
-  step "fuzzing read + decode for ${FUZZ_SECONDS}s"
+  step "fuzzing read + decode, then the whole pipeline, for ${FUZZ_SECONDS}s each"
   CC=clang CXX=clang++ cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DUNVEIL_FUZZ=ON -DUNVEIL_BUILD_TESTS=OFF -DUNVEIL_BUILD_CLI=OFF >/dev/null
-  cmake --build build/fuzz -j"$JOBS" --target read_decode_fuzzer
+  cmake --build build/fuzz -j"$JOBS" --target read_decode_fuzzer decompile_fuzzer
   rm -rf build/fuzz-corpus && mkdir -p build/fuzz-corpus
   "$PY" tools/make_fuzz_seeds.py build/fuzz-corpus
-  build/fuzz/fuzz/read_decode_fuzzer -max_total_time="$FUZZ_SECONDS" -print_final_stats=1 \
-    -artifact_prefix=build/ build/fuzz-corpus 2>&1 | tail -n 25
+  # Both targets read the same layout; each grows its own copy of the seeds.
+  for target in read_decode_fuzzer decompile_fuzzer; do
+    rm -rf "build/fuzz-corpus-$target" && cp -r build/fuzz-corpus "build/fuzz-corpus-$target"
+    build/fuzz/fuzz/$target -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 \
+      -print_final_stats=1 -artifact_prefix=build/ "build/fuzz-corpus-$target" 2>&1 | tail -n 25
+  done
 fi
 
 step "Python tests under every pyenv Python 3.8-3.13"
@@ -74,6 +80,9 @@ step "Python tests under every pyenv Python 3.8-3.13"
 
 step "dis equivalence on each Python's Lib/"
 "$PY" tools/crossversion.py --no-install equivalence --limit "$EQUIV_LIMIT"
+
+step "round trip of each Python's top-level Lib/*.py (floors: tools/roundtrip_floors.json)"
+"$PY" tools/crossversion.py --no-install run -- {python} tools/roundtrip.py --check-floors
 
 step "torch layer (Python 3.11, torch 2.13.0 CPU)"
 TORCH_BASE=$(ls -d "$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")"/versions/3.11.*/bin/python | tail -n 1)

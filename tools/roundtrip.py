@@ -126,6 +126,9 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=60)
     parser.add_argument("--json")
     parser.add_argument("--show", type=int, default=5)
+    parser.add_argument("--check-floors", action="store_true",
+                        help="exit 1 unless every file recompiles and the code-object figure reaches "
+                             "this version's floor in tools/roundtrip_floors.json (CI uses this)")
     args = parser.parse_args()
     args.cli = args.cli.split()
 
@@ -157,6 +160,15 @@ def main() -> int:
         with open(args.json, "w") as f:
             json.dump(dict(stats, version=version, mode=mode, files_percent=files_pct,
                            code_percent=code_pct), f, indent=1)
+    if args.check_floors:
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "roundtrip_floors.json")) as f:
+            floor = json.load(f)["recursive" if args.recursive else "top-level"].get(version)
+        if stats["recompiled"] != stats["files"]:
+            print(f"roundtrip: {stats['files'] - stats['recompiled']} files do not recompile", file=sys.stderr)
+            return 1
+        if floor is not None and code_pct < floor:
+            print(f"roundtrip: {code_pct:.2f}% of code objects equal, below the floor {floor}%", file=sys.stderr)
+            return 1
     return 0
 
 

@@ -841,9 +841,100 @@ bool Structurer::try_value_branch(BlockId b, BlockId stop, Seq& out, BlockId& ne
   return true;
 }
 
+// `if a < b < c:` — the first comparison leaves b on the stack; its true arm
+// compares b with c, its false arm only pops b and joins the second
+// comparison's false target. The links become one chained comparison.
+std::optional<Structurer::Cond> Structurer::chained_condition(Cond c, lift::Stack& stack) {
+  lift::Stack work = stack;
+  std::vector<BlockId> used;
+  bool linked = false;
+  for (int links = 0; links < 64; ++links) {
+    auto* cmp = c.expr->as<ast::Compare>();
+    if (!cmp || cmp->comparators.empty() || work.empty() || work.back().kind != Item::Kind::Value ||
+        work.back().expr != cmp->comparators.back())
+      break;
+    BlockId next = c.t, cleanup = c.f;
+    if (!single_entry(next) || !single_entry(cleanup)) break;
+    lift::Stack rest(work.begin(), work.end() - 1);
+    lift::BlockEffect e;
+    try {
+      e = lifter_.run(graph_, next, work);
+    } catch (const Error&) {
+      break;
+    }
+    if (!e.stmts.empty() || e.term.kind != TK::Branch || e.stack.size() < rest.size()) break;
+    bool same = true;
+    for (std::size_t k = 0; k < rest.size(); ++k) same = same && e.stack[k].expr == rest[k].expr;
+    auto* cmp2 = e.term.cond->as<ast::Compare>();
+    if (!same || !cmp2 || cmp2->left != work.back().expr) break;
+    BlockId taken = jump_successor(next), fall = fall_successor(next);
+    Cond c2 = e.term.jump_if ? Cond{e.term.cond, taken, fall} : Cond{e.term.cond, fall, taken};
+    bool more = e.stack.size() == rest.size() + 1;  // the next link's shared operand
+    if (!more && (e.stack.size() != rest.size() || !joins(cleanup, c2.f))) break;
+    std::vector<ast::CmpOperator> ops = cmp->ops;
+    ast::ExprList comps = cmp->comparators;
+    ops.insert(ops.end(), cmp2->ops.begin(), cmp2->ops.end());
+    comps.insert(comps.end(), cmp2->comparators.begin(), cmp2->comparators.end());
+    c = Cond{ast::compare(cmp->left, ops, comps), c2.t, c2.f};
+    used.push_back(next);
+    used.push_back(cleanup);
+    work = e.stack;
+    if (!more) {
+      linked = true;
+      break;
+    }
+  }
+  if (!linked) return std::nullopt;
+  for (BlockId u : used) mark(u);
+  stack = work;
+  return c;
+}
+
+// The false arm of a chain link pops the shared operand and then does what
+// `target` does: goes to it, to a PEP 626 copy of it, or repeats it inline.
+bool Structurer::joins(BlockId cleanup, BlockId target) const {
+  if (pops_only(cleanup)) {
+    BlockId to = normal_successor(cleanup);
+    return to == target || copies_block(to, target) || copies_block(target, to);
+  }
+  auto ins = graph_.instructions(cleanup);
+  std::size_t k = 0;
+  while (k < ins.size() && ins[k].name() == "NOP") ++k;
+  if (k >= ins.size() || ins[k].name() != "POP_TOP" || target == kNoBlock) return false;
+  const Instruction& last = graph_.last_instruction(cleanup);
+  if (last.jump_target || fall_successor(cleanup) != kNoBlock) return false;  // must end the frame
+  std::vector<std::pair<std::uint8_t, std::uint32_t>> a, b;
+  for (std::size_t j = k + 1; j < ins.size(); ++j)
+    if (ins[j].name() != "NOP" && ins[j].name() != "EXTENDED_ARG") a.emplace_back(ins[j].opcode, ins[j].arg);
+  for (const Instruction& i : graph_.instructions(target))
+    if (i.name() != "NOP" && i.name() != "EXTENDED_ARG") b.emplace_back(i.opcode, i.arg);
+  return a == b;
+}
+
+bool Structurer::single_entry(BlockId b) const {
+  if (b == kNoBlock || b >= graph_.size() || emitted_[b]) return false;
+  std::size_t preds = 0;
+  graph_.for_each_predecessor(b, EdgeFilter::normal(), [&](const cfg::Edge&) { ++preds; });
+  return preds == 1;
+}
+
+// A block that only drops the top of the stack and goes on (NOPs and jumps aside).
+bool Structurer::pops_only(BlockId b) const {
+  if (b == kNoBlock || b >= graph_.size()) return false;
+  int pops = 0;
+  for (const Instruction& i : graph_.instructions(b)) {
+    std::string_view n = i.name();
+    if (n == "POP_TOP") ++pops;
+    else if (n != "NOP" && n != "JUMP_FORWARD" && n != "JUMP_ABSOLUTE" && n != "JUMP" && n != "NOT_TAKEN")
+      return false;
+  }
+  return pops == 1;
+}
+
 BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop, Seq& out) {
   BlockId taken = jump_successor(b), fall = fall_successor(b);
   Cond c = eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
+  if (auto chain = chained_condition(c, out.stack)) c = *chain;
   c = collapse(c, out.stack);
   BlockId follow = if_follow(b, c.t, c.f, stop);
   ast::ExprPtr test = c.expr;

@@ -79,6 +79,10 @@ class Structurer {
   bool try_value_branch(cfg::BlockId b, cfg::BlockId stop, Seq& out, cfg::BlockId& next);
   ast::ExprPtr inlined_comprehension(const ast::For& loop, const lift::Stack& stack) const;
   Cond collapse(Cond c, const lift::Stack& stack);
+  std::optional<Cond> chained_condition(Cond c, lift::Stack& stack);
+  bool single_entry(cfg::BlockId b) const;
+  bool pops_only(cfg::BlockId b) const;
+  bool joins(cfg::BlockId cleanup, cfg::BlockId target) const;
   std::optional<Cond> pure_condition(cfg::BlockId b, const lift::Stack& stack);
   cfg::BlockId if_follow(cfg::BlockId b, cfg::BlockId t, cfg::BlockId f, cfg::BlockId stop) const;
   cfg::BlockId if_follow_by_search(cfg::BlockId t, cfg::BlockId f, cfg::BlockId stop) const;
