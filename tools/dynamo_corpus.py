@@ -11,6 +11,7 @@ the output compiles under 3.10. Prints: entries, decompiled without fallback,
 output compiles, and the first failures.
 """
 import argparse
+import collections
 import builtins
 import glob
 import os
@@ -71,6 +72,7 @@ def main() -> int:
     files = sorted(f for f in glob.glob(os.path.join(args.corpus, "*.pkl")) if not f.endswith(".original.pkl"))
     total = clean = compiles = 0
     failures = []
+    reasons: "collections.Counter[str]" = collections.Counter()
     for path in files:
         with open(path, "rb") as f:
             entry = _NoGlobals(f).load()
@@ -86,6 +88,9 @@ def main() -> int:
             continue
         if FALLBACK_MARK not in source:
             clean += 1
+        else:
+            reason = next((ln for ln in source.splitlines() if "could not decompile" in ln), "?")
+            reasons[reason.split(": ", 2)[-1].split(" at offset")[0]] += 1
         try:
             compile(source, name, "exec")
             compiles += 1
@@ -94,6 +99,8 @@ def main() -> int:
     print(f"| 3.10 | {total} | {clean} ({100.0 * clean / max(total, 1):.1f}%) | {compiles} ({100.0 * compiles / max(total, 1):.1f}%) |")
     for line in failures[: args.show]:
         print("  ", line, file=sys.stderr)
+    for reason, n in reasons.most_common(args.show):
+        print(f"   fallback x{n}: {reason}", file=sys.stderr)
     return 0
 
 

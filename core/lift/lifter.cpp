@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "ast/build.h"
+#include "ast/identifier.h"
 #include "ast/rewrite.h"
 #include "decode/argument.h"
 #include "lift/operators.h"
@@ -62,6 +64,9 @@ struct Lifter::State {
   void push(Item i) { stack.push_back(std::move(i)); }
   ExprPtr value(Item i);
   ExprPtr bound_value(const Item& i);
+  void spill_all();
+  ExprPtr defined_function(const Item& i);
+  ExprPtr unpacked_value(const Item& i, UnpackSink& sink);
   ExprPtr pop_value() { return value(pop()); }
   ExprList pop_values(std::size_t n) {
     ExprList out(n);
@@ -313,6 +318,47 @@ ast::StmtPtr Lifter::State::spill_for(ast::StmtPtr s) {
   return s;
 }
 
+// Spills every value on the stack that a statement emitted now could reorder.
+void Lifter::State::spill_all() {
+  std::vector<std::size_t> todo;
+  for (std::size_t k = 0; k < stack.size(); ++k)
+    if (stack[k].kind == Kind::Value && stack[k].bound_to.empty() && !deferrable(stack[k].expr, {}))
+      todo.push_back(k);
+  std::sort(todo.begin(), todo.end(), [&](std::size_t a, std::size_t b) { return stack[a].seq < stack[b].seq; });
+  for (std::size_t k : todo)
+    if (!is_atom(stack[k].expr)) spill(k);
+}
+
+// A function that is called or passed on instead of stored (generated code):
+// `def` it under a free name first.
+ExprPtr Lifter::State::defined_function(const Item& i) {
+  spill_all();
+  const std::string& own = i.function->code->name;
+  std::string n = ast::is_identifier(own) && !lifter.taken_.count(own) ? own : lifter.new_temporary();
+  lifter.taken_.insert(n);
+  stmts.push_back(lifter.definer_.define_function(*i.function, n));
+  return ast::name(n);
+}
+
+// A slot of an unpacking used directly (generated code returns or passes it):
+// the unpacking is completed now into temporaries for the slots not yet stored.
+ExprPtr Lifter::State::unpacked_value(const Item& i, UnpackSink& sink) {
+  spill_all();
+  std::map<std::size_t, ExprPtr> temps;
+  for (std::size_t k : sink.unfilled()) temps[k] = ast::name(lifter.new_temporary());
+  auto it = temps.find(i.index);
+  if (it == temps.end()) fail("unpacking slot used twice");
+  ExprPtr mine = it->second;
+  for (Item& o : stack)
+    if (o.kind == Kind::Slot && o.sink == i.sink) {
+      Item v = Item::value(temps.at(o.index));
+      v.seq = ++lifter.value_count_;
+      o = std::move(v);
+    }
+  for (auto& [k, t] : temps) put_target(sink, k, with_ctx(t, ast::ExprContext::Store), stmts);
+  return mine;
+}
+
 // A value stored by DUP + STORE and now used: `(x := v)` right after the store, else `x`.
 ExprPtr Lifter::State::bound_value(const Item& i) {
   if (!stmts.empty())
@@ -339,7 +385,10 @@ ExprPtr Lifter::State::value(Item i) {
       return ast::call(ast::name("iter"), {i.expr});
     case Kind::Function:
       if (auto e = lifter.definer_.function_expr(*i.function, nullptr)) return e;
-      fail("function object used as a value");
+      return defined_function(i);
+    case Kind::Slot:
+      if (auto* u = dynamic_cast<UnpackSink*>(i.sink.get()); u && !u->nested()) return unpacked_value(i, *u);
+      fail("value without a source form used as an expression");
     default:
       fail("value without a source form used as an expression");
   }

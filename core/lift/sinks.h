@@ -27,6 +27,14 @@ class UnpackSink : public StmtSink {
         parent_index_(parent_index) {}
   using StmtSink::put;
   void put(std::size_t index, ast::ExprPtr target, ast::StmtList& out) override;
+  // Slots no store has reached yet; whether this unpacking is part of a bigger one.
+  std::vector<std::size_t> unfilled() const {
+    std::vector<std::size_t> out;
+    for (std::size_t k = 0; k < targets_.size(); ++k)
+      if (!targets_[k]) out.push_back(k);
+    return out;
+  }
+  bool nested() const { return parent_ != nullptr; }
 
  private:
   std::vector<ast::ExprPtr> targets_;
