@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Write a seed corpus for fuzz/read_decode_fuzzer into a directory.
+"""Write a seed corpus for the fuzz targets into a directory.
 
-Every pyenv Python (3.8–3.13) compiles the small sources below; each result
-becomes two seeds in the fuzzer's input layout (see read_decode_fuzzer.cpp):
+Both targets (fuzz/read_decode_fuzzer.cpp, fuzz/decompile_fuzzer.cpp) read the
+same input layout. Every pyenv Python (3.8–3.13) compiles the small sources
+below and a few small standard-library modules (real compiler output with
+loops, try/with and comprehensions); each result becomes two seeds:
 
     00 <whole .pyc>                     mode a: read_pyc
     01 <minor - 8> <marshal of module>  mode b: raw marshal for that version
@@ -66,10 +68,20 @@ SOURCES = {
     "many_consts": "T = [" + ", ".join(f"'c{i}'" for i in range(300)) + "]\n",
 }
 
+# Small modules present in every Lib/ 3.8-3.13, read from the interpreter's own
+# standard library (kept small: libFuzzer mutates whole inputs).
+STDLIB_MODULES = ["bisect", "colorsys", "fnmatch", "genericpath", "keyword", "shlex", "stat"]
+
 # Runs inside each interpreter: compile the sources and print the pyc bytes.
 CHILD = r"""
 import importlib.util, json, marshal, sys
-sources = json.load(sys.stdin)
+request = json.load(sys.stdin)
+sources = request["sources"]
+for module in request["modules"]:
+    spec = importlib.util.find_spec(module)
+    if spec and spec.origin and spec.origin.endswith(".py"):
+        with open(spec.origin, encoding="utf-8") as f:
+            sources["stdlib_" + module] = f.read()
 out = {}
 for name, src in sources.items():
     try:
@@ -85,7 +97,8 @@ json.dump({"minor": sys.version_info[1], "pycs": out}, sys.stdout)
 
 
 def compile_with(python: str) -> tuple[int, dict[str, bytes]]:
-    result = subprocess.run([python, "-c", CHILD], input=json.dumps(SOURCES), text=True,
+    request = {"sources": SOURCES, "modules": STDLIB_MODULES}
+    result = subprocess.run([python, "-c", CHILD], input=json.dumps(request), text=True,
                             capture_output=True, check=True)
     answer = json.loads(result.stdout)
     return answer["minor"], {k: bytes.fromhex(v) for k, v in answer["pycs"].items()}

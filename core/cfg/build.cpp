@@ -45,6 +45,7 @@ Graph GraphBuilder::build() {
     assign_handlers_from_block_stack();
   }
   finish();
+  if (code_.traits->has_exception_table()) check_stack_depths();
   return std::move(graph_);
 }
 

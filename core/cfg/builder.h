@@ -37,6 +37,9 @@ class GraphBuilder {
   void assign_handlers_from_table();
   void assign_handlers_from_block_stack();
 
+  // stack_depth.cpp: 3.11+ (≤3.10 gets it from the block-stack dataflow)
+  void check_stack_depths() const;
+
   std::vector<Block>& blocks() { return graph_.blocks_; }
   const Graph& graph() const { return graph_; }
 

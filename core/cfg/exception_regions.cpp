@@ -16,7 +16,8 @@
 // exception was StopAsyncIteration). Which handler covers an instruction is the
 // top handler block of the block stack there, so a forward dataflow computes
 // the block stack (and, to know the SETUP level, the stack depth) on entry to
-// every block; paths that merge must agree, as ceval's compiler guarantees.
+// every block; paths that merge must agree, as ceval's compiler guarantees
+// (but for 3.8's CALL_FINALLY, below).
 //
 // 3.8 also runs `finally` bodies as subroutines. Their body is entered three
 // ways, each leaving one marker value under the body's stack:
@@ -119,8 +120,29 @@ struct BlockState {
   bool known = false;
   bool weak_depth = false;  // only reached by CALL_FINALLY so far
   std::uint32_t depth = 0;
+  std::size_t raises = 0;  // times a CALL_FINALLY raised a weak depth
   std::vector<StackEntry> stack;
 };
+
+// Same length, and a setup entry where the other has one.
+bool same_shape(const std::vector<StackEntry>& a, const std::vector<StackEntry>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const StackEntry& x, const StackEntry& y) { return x.is_setup == y.is_setup; });
+}
+
+// The same SETUP_* entries (the handlers an exception finds), whatever
+// except-handler/finally entries lie between them.
+bool same_handlers(const std::vector<StackEntry>& a, const std::vector<StackEntry>& b) {
+  auto setups = [](const std::vector<StackEntry>& s) {
+    std::vector<std::pair<BlockId, std::uint32_t>> out;
+    for (const StackEntry& e : s)
+      if (e.is_setup) out.emplace_back(e.handler, e.level);
+    return out;
+  };
+  return setups(a) == setups(b);
+}
+
+bool ends_in_entry(const std::vector<StackEntry>& s) { return !s.empty() && !s.back().is_setup; }
 
 std::string describe_entry(const StackEntry& e, const Graph& graph) {
   if (!e.is_setup) return "an exception/finally entry";
@@ -142,7 +164,7 @@ class BlockStackFlow {
     // their GEN_START pops it (compile.c starts such code at depth 1).
     const Instruction& first = ins_[blocks_[0].first];
     if (first.info && first.info->name == "GEN_START") start_depth = 1;
-    merge(0, {}, start_depth, false, 0);
+    merge(0, {}, start_depth, Entry::Strong, 0);
     while (!work_.empty()) {
       const BlockId id = work_.back();
       work_.pop_back();
@@ -175,8 +197,16 @@ class BlockStackFlow {
     return depth;
   }
 
-  void merge(BlockId to, const std::vector<StackEntry>& stack, std::int64_t depth, bool weak,
+  // How a path reaches a block: normally; by CALL_FINALLY into a finally body,
+  // whose depth only counts until another path enters (compile.c takes the
+  // largest); or from a block reached only by such calls, which is just as
+  // provisional but must not raise the depth (a loop there could raise it
+  // forever).
+  enum class Entry : std::uint8_t { Strong, Called, Provisional };
+
+  void merge(BlockId to, const std::vector<StackEntry>& stack, std::int64_t depth, Entry how,
              std::uint32_t from) {
+    const bool weak = how != Entry::Strong;
     BlockState& s = states_[to];
     const std::uint32_t at = blocks_[to].begin;
     if (stack.size() > kMaxBlocks) {
@@ -192,6 +222,24 @@ class BlockStackFlow {
       s.depth = d;
       s.stack = stack;
       changed = true;
+    } else if ((weak || s.weak_depth) && !same_shape(s.stack, stack) &&
+               same_handlers(s.stack, stack) && ends_in_entry(s.stack) && ends_in_entry(stack)) {
+      // 3.8 runs a finally body (the cleanup of `except E as name:`) from a
+      // CALL_FINALLY after POP_EXCEPT as well as by an exception inside the
+      // handler: block stacks that differ in except-handler entries but
+      // install the same handlers. The exception's path decides the stack;
+      // the call only adds its entry kind to the top.
+      if (weak) {
+        changed = (s.stack.back().kinds & kByCall) == 0;
+        s.stack.back().kinds |= kByCall;
+      } else {
+        const std::uint8_t called = s.stack.back().kinds & kByCall;
+        s.stack = stack;
+        s.stack.back().kinds |= called;
+        s.weak_depth = false;
+        s.depth = d;
+        changed = true;
+      }
     } else {
       if (s.stack.size() != stack.size()) {
         fail("the block at " + std::to_string(at) + " is reached with " +
@@ -225,7 +273,13 @@ class BlockStackFlow {
                    std::to_string(from) + ")",
                at);
         }
-      } else if (s.weak_depth && d > s.depth) {
+      } else if (s.weak_depth && d > s.depth && how == Entry::Called) {
+        // Once per call site in real code; a body that calls itself deeper
+        // each time (bad input) would go on forever.
+        if (++s.raises > blocks_.size()) {
+          fail("the finally body at " + std::to_string(at) + " is called at ever deeper stacks",
+               at);
+        }
         s.depth = d;
         changed = true;
       }
@@ -281,6 +335,9 @@ class BlockStackFlow {
   void process(BlockId id) {
     Block& block = blocks_[id];
     const BlockState state = states_[id];  // a copy: merges below may grow it
+    // Reached only through CALL_FINALLY so far: what follows is provisional
+    // too, until a path entering the finally body otherwise arrives.
+    const Entry onward = state.weak_depth ? Entry::Provisional : Entry::Strong;
     block.reachable = true;
     block.entry_depth = state.depth;
 
@@ -293,7 +350,7 @@ class BlockStackFlow {
       block.handler = Handler{e.handler, e.level, false, kBlockStackHandlerPushes};
       std::vector<StackEntry> at_handler(state.stack.begin(), state.stack.begin() + i);
       at_handler.push_back(StackEntry{false, kByException});
-      merge(e.handler, at_handler, std::int64_t{e.level} + kBlockStackHandlerPushes, false,
+      merge(e.handler, at_handler, std::int64_t{e.level} + kBlockStackHandlerPushes, Entry::Strong,
             block.begin);
       break;
     }
@@ -313,7 +370,7 @@ class BlockStackFlow {
     auto jump_depth = [&] { return checked(depth + effect(last, true), last); };
     switch (f.flow) {
       case Flow::Normal:
-        if (p.fall != kNoBlock) merge(p.fall, stack, fall_depth(), false, last.offset);
+        if (p.fall != kNoBlock) merge(p.fall, stack, fall_depth(), onward, last.offset);
         break;
       case Flow::Setup: {
         const std::int64_t handler_entry = jump_depth();
@@ -324,27 +381,27 @@ class BlockStackFlow {
         inside.push_back(StackEntry{true, 0, p.target_for_setup,
                                     static_cast<std::uint32_t>(handler_entry -
                                                                kBlockStackHandlerPushes)});
-        if (p.fall != kNoBlock) merge(p.fall, inside, fall_depth(), false, last.offset);
+        if (p.fall != kNoBlock) merge(p.fall, inside, fall_depth(), onward, last.offset);
         break;
       }
-      case Flow::Jump: merge(p.target, stack, jump_depth(), false, last.offset); break;
+      case Flow::Jump: merge(p.target, stack, jump_depth(), onward, last.offset); break;
       case Flow::Branch:
-        if (p.fall != kNoBlock) merge(p.fall, stack, fall_depth(), false, last.offset);
-        merge(p.target, stack, jump_depth(), false, last.offset);
+        if (p.fall != kNoBlock) merge(p.fall, stack, fall_depth(), onward, last.offset);
+        merge(p.target, stack, jump_depth(), onward, last.offset);
         break;
       case Flow::Exit: break;
       case Flow::CallFinally: {
-        if (p.fall != kNoBlock) merge(p.fall, stack, fall_depth(), false, last.offset);
+        if (p.fall != kNoBlock) merge(p.fall, stack, fall_depth(), onward, last.offset);
         std::vector<StackEntry> called = stack;
         called.push_back(StackEntry{false, kByCall});
-        merge(p.target, called, jump_depth(), true, last.offset);
+        merge(p.target, called, jump_depth(), Entry::Called, last.offset);
         break;
       }
       case Flow::EndFinally:
         if (popped & kByNormal) {
           if (id + 1 < blocks_.size()) {
             p.fall = id + 1;
-            merge(p.fall, stack, fall_depth(), false, last.offset);
+            merge(p.fall, stack, fall_depth(), onward, last.offset);
           } else {
             p.falls_off_end = true;
           }

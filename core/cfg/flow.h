@@ -55,6 +55,19 @@ bool flow_listed(std::string_view opname) noexcept;
 std::optional<std::int64_t> block_stack_effect(std::string_view opname, std::uint32_t oparg,
                                                bool jump);
 
+// 3.11+: what an instruction pops (including what it only reads below the top,
+// so that `popped` values must be there) and pushes, as the compiler counts
+// them; `pushed_on_jump` is what the jump edge sees. nullopt for a name the
+// table does not know in 3.<minor> (specialized and instrumented opcodes, which
+// never appear in a code object's co_code).
+struct TableStackEffect {
+  std::int64_t popped = 0;
+  std::int64_t pushed = 0;
+  std::int64_t pushed_on_jump = 0;
+};
+std::optional<TableStackEffect> table_stack_effect(std::string_view opname, int minor,
+                                                   std::uint32_t oparg);
+
 // Values ceval pushes when it enters a SETUP_* handler before 3.11: the saved
 // exc_info (traceback, value, type) and the exception (traceback, value, type).
 inline constexpr std::uint32_t kBlockStackHandlerPushes = 6;

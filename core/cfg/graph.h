@@ -141,7 +141,8 @@ class Graph {
 // offset for flow that cannot happen: a jump without a target, control falling
 // off the end of the code, overlapping exception-table entries, a block stack
 // (≤3.10) that differs between two paths into a block or pops what is not there,
-// or a stack depth that differs between paths or goes negative.
+// a stack depth that differs between paths or goes negative, or (3.11+) an
+// exception handler that unwinds deeper than the stack it protects.
 Graph build_graph(const DecodedCode& code);
 
 }  // namespace unveil::cfg

@@ -1,12 +1,23 @@
-// Stack effects of the 3.8-3.10 opcodes, as compile.c's stack_effect() counts
-// them (dis.stack_effect). Only needed where handlers come from SETUP_*
-// instructions: the depth a handler starts from is the depth at its SETUP.
-// The compiler's numbers, not the interpreter's, are used on purpose: they are
-// balanced at every merge (3.8 counts BEGIN_FINALLY's single NULL as 6 so that
-// the finally body starts at one depth whether entered normally or by an
-// exception), so a forward dataflow with them finds one depth per block.
-// tests/cpp/test_cfg.cpp checks every entry against dis.stack_effect of each
-// interpreter (tests/fixtures/cfg/stack_effects_3X.txt).
+// Stack effects of every opcode, as CPython's compiler counts them.
+//
+// 3.8-3.10 (block_stack_effect): compile.c's stack_effect() (dis.stack_effect).
+// Needed where handlers come from SETUP_* instructions: the depth a handler
+// starts from is the depth at its SETUP. The compiler's numbers, not the
+// interpreter's, are used on purpose: they are balanced at every merge (3.8
+// counts BEGIN_FINALLY's single NULL as 6 so that the finally body starts at
+// one depth whether entered normally or by an exception), so a forward
+// dataflow with them finds one depth per block. tests/cpp/test_cfg.cpp checks
+// every entry against dis.stack_effect of each interpreter
+// (tests/fixtures/cfg/stack_effects_3X.txt).
+//
+// 3.11+ (table_stack_effect): values popped and pushed, as the generated
+// metadata of Python/bytecodes.c counts them (3.12+; 3.11's compile.c), for the
+// stack-depth check of stack_depth.cpp. `popped` includes what an instruction
+// only peeks at (COPY n needs n values), so it also gives underflow. Net
+// effects equal dis.stack_effect of each interpreter (checked by
+// tests/cpp/test_cfg.cpp), except RETURN_GENERATOR on 3.11-3.12, whose dis
+// says 0: the frame resumes with the sent value pushed, which the POP_TOP after
+// it removes (3.13's metadata counts it as 1).
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -126,6 +137,201 @@ constexpr bool effect_names_unique() {
 }
 static_assert(effect_names_unique(), "an opname is listed twice in the stack effect table");
 
+
+// --- 3.11+ -----------------------------------------------------------------
+
+// The newest version the rows below were checked against. A new version must be
+// reviewed row by row (the completeness test in test_cfg.cpp fails until it is).
+constexpr int kNewestMinor = 14;
+
+// A count of stack values: base + per_arg * oparg + the term.
+enum class Term : std::uint8_t {
+  None,
+  Bit0,           // oparg & 1 (LOAD_GLOBAL's NULL, LOAD_ATTR's method load, a kwargs dict)
+  Bit2,           // (oparg >> 2) & 1 (FORMAT_VALUE's format spec)
+  UnpackEx,       // (oparg & 0xff) + (oparg >> 8) (UNPACK_EX's targets around the star)
+  FunctionFlags,  // one per MAKE_FUNCTION flag bit 0-3 (3.11-3.12)
+  SliceStep,      // 1 if oparg == 3 (≤3.13 BUILD_SLICE: start, stop and a step)
+};
+
+struct Count {
+  std::int8_t base = 0;
+  std::int8_t per_arg = 0;
+  Term term = Term::None;
+
+  constexpr std::int64_t of(std::uint32_t oparg) const {
+    std::int64_t extra = 0;
+    switch (term) {
+      case Term::None: break;
+      case Term::Bit0: extra = oparg & 1u; break;
+      case Term::Bit2: extra = (oparg >> 2) & 1u; break;
+      case Term::UnpackEx: extra = (oparg & 0xffu) + (oparg >> 8); break;
+      case Term::FunctionFlags: extra = std::popcount(oparg & 0xfu); break;
+      case Term::SliceStep: extra = oparg == 3 ? 1 : 0; break;
+    }
+    return base + std::int64_t{per_arg} * oparg + extra;
+  }
+};
+
+constexpr Count n(int base) { return {static_cast<std::int8_t>(base), 0, Term::None}; }
+constexpr Count args(int per_arg, int base = 0) {
+  return {static_cast<std::int8_t>(base), static_cast<std::int8_t>(per_arg), Term::None};
+}
+constexpr Count plus(Term term, int base) { return {static_cast<std::int8_t>(base), 0, term}; }
+
+struct TableEffect {
+  std::string_view name;
+  Count popped, pushed;
+  // Added to `pushed` on the jump edge (3.11's FOR_ITER, SEND and
+  // JUMP_IF_*_OR_POP leave a different stack when they jump).
+  std::int8_t jump_extra = 0;
+  // The versions (3.<first>..3.<last>) the row describes: an opname whose
+  // effect changed has one row per meaning.
+  std::uint8_t first = 11, last = kNewestMinor;
+};
+
+constexpr TableEffect te(std::string_view name, Count popped, Count pushed) {
+  return {name, popped, pushed};
+}
+constexpr TableEffect te_in(std::string_view name, int first, int last, Count popped, Count pushed,
+                            int jump_extra = 0) {
+  return {name, popped, pushed, static_cast<std::int8_t>(jump_extra),
+          static_cast<std::uint8_t>(first), static_cast<std::uint8_t>(last)};
+}
+
+constexpr auto kTableEffects = std::to_array<TableEffect>({
+    // Nothing moves (pseudo-ops JUMP* are listed so that hand-assembled code using
+    // their numbers is understood, as in the flow table).
+    te("NOP", n(0), n(0)), te("RESUME", n(0), n(0)), te("EXTENDED_ARG", n(0), n(0)),
+    te("CACHE", n(0), n(0)), te("RESERVED", n(0), n(0)), te("NOT_TAKEN", n(0), n(0)),
+    te("MAKE_CELL", n(0), n(0)), te("COPY_FREE_VARS", n(0), n(0)),
+    te("SETUP_ANNOTATIONS", n(0), n(0)), te("KW_NAMES", n(0), n(0)),
+    te("DELETE_FAST", n(0), n(0)), te("DELETE_NAME", n(0), n(0)),
+    te("DELETE_GLOBAL", n(0), n(0)), te("DELETE_DEREF", n(0), n(0)),
+    te("JUMP_FORWARD", n(0), n(0)), te("JUMP_BACKWARD", n(0), n(0)),
+    te("JUMP_BACKWARD_NO_INTERRUPT", n(0), n(0)), te("JUMP", n(0), n(0)),
+    te("JUMP_NO_INTERRUPT", n(0), n(0)),
+
+    // Loads.
+    te("PUSH_NULL", n(0), n(1)), te("LOAD_CONST", n(0), n(1)), te("LOAD_NAME", n(0), n(1)),
+    te("LOAD_FAST", n(0), n(1)), te("LOAD_FAST_CHECK", n(0), n(1)),
+    te("LOAD_FAST_AND_CLEAR", n(0), n(1)), te("LOAD_FAST_BORROW", n(0), n(1)),
+    te("LOAD_DEREF", n(0), n(1)), te("LOAD_CLOSURE", n(0), n(1)),
+    te("LOAD_CLASSDEREF", n(0), n(1)), te("LOAD_BUILD_CLASS", n(0), n(1)),
+    te("LOAD_ASSERTION_ERROR", n(0), n(1)), te("LOAD_LOCALS", n(0), n(1)),
+    te("LOAD_SMALL_INT", n(0), n(1)), te("LOAD_COMMON_CONSTANT", n(0), n(1)),
+    te("LOAD_FAST_LOAD_FAST", n(0), n(2)), te("LOAD_FAST_BORROW_LOAD_FAST_BORROW", n(0), n(2)),
+    te("LOAD_FROM_DICT_OR_GLOBALS", n(1), n(1)), te("LOAD_FROM_DICT_OR_DEREF", n(1), n(1)),
+    te("LOAD_GLOBAL", n(0), plus(Term::Bit0, 1)),
+    te_in("LOAD_ATTR", 11, 11, n(1), n(1)),
+    te_in("LOAD_ATTR", 12, kNewestMinor, n(1), plus(Term::Bit0, 1)),
+    te("LOAD_METHOD", n(1), n(2)), te("LOAD_SUPER_ATTR", n(3), plus(Term::Bit0, 1)),
+    te("LOAD_SPECIAL", n(1), n(2)),
+
+    // Stores and deletes.
+    te("STORE_NAME", n(1), n(0)), te("STORE_GLOBAL", n(1), n(0)), te("STORE_FAST", n(1), n(0)),
+    te("STORE_DEREF", n(1), n(0)), te("STORE_FAST_MAYBE_NULL", n(1), n(0)),
+    te("STORE_FAST_LOAD_FAST", n(1), n(1)), te("STORE_FAST_STORE_FAST", n(2), n(0)),
+    te("STORE_ATTR", n(2), n(0)), te("STORE_SUBSCR", n(3), n(0)), te("STORE_SLICE", n(4), n(0)),
+    te("DELETE_ATTR", n(1), n(0)), te("DELETE_SUBSCR", n(2), n(0)),
+
+    // One value in, one out.
+    te("UNARY_POSITIVE", n(1), n(1)), te("UNARY_NEGATIVE", n(1), n(1)),
+    te("UNARY_NOT", n(1), n(1)), te("UNARY_INVERT", n(1), n(1)), te("TO_BOOL", n(1), n(1)),
+    te("GET_ITER", n(1), n(1)), te("GET_AITER", n(1), n(1)), te("GET_AWAITABLE", n(1), n(1)),
+    te("GET_YIELD_FROM_ITER", n(1), n(1)), te("YIELD_VALUE", n(1), n(1)),
+    te("FORMAT_SIMPLE", n(1), n(1)), te("CONVERT_VALUE", n(1), n(1)),
+    te("CALL_INTRINSIC_1", n(1), n(1)), te("LIST_TO_TUPLE", n(1), n(1)),
+    te("ASYNC_GEN_WRAP", n(1), n(1)),
+    te("FORMAT_VALUE", plus(Term::Bit2, 1), n(1)),
+
+    // Push one more than they pop.
+    te("GET_ANEXT", n(1), n(2)), te("GET_LEN", n(1), n(2)), te("MATCH_MAPPING", n(1), n(2)),
+    te("MATCH_SEQUENCE", n(1), n(2)), te("MATCH_KEYS", n(2), n(3)),
+    te("PUSH_EXC_INFO", n(1), n(2)), te("BEFORE_WITH", n(1), n(2)),
+    te("BEFORE_ASYNC_WITH", n(1), n(2)), te("IMPORT_FROM", n(1), n(2)),
+    te("RETURN_GENERATOR", n(0), n(1)),
+
+    // Two (or more) values in, one out.
+    te("BINARY_OP", n(2), n(1)), te("BINARY_SUBSCR", n(2), n(1)), te("COMPARE_OP", n(2), n(1)),
+    te("IS_OP", n(2), n(1)), te("CONTAINS_OP", n(2), n(1)), te("CALL_INTRINSIC_2", n(2), n(1)),
+    te("FORMAT_WITH_SPEC", n(2), n(1)), te("IMPORT_NAME", n(2), n(1)),
+    te("PREP_RERAISE_STAR", n(2), n(1)), te("BUILD_TEMPLATE", n(2), n(1)),
+    te("BINARY_SLICE", n(3), n(1)), te("MATCH_CLASS", n(3), n(1)),
+    te("CHECK_EXC_MATCH", n(2), n(2)), te("CHECK_EG_MATCH", n(2), n(2)),
+    te("CLEANUP_THROW", n(3), n(2)), te("END_SEND", n(2), n(1)),
+
+    // Pops.
+    te("POP_TOP", n(1), n(0)), te("POP_ITER", n(1), n(0)), te("POP_EXCEPT", n(1), n(0)),
+    te("EXIT_INIT_CHECK", n(1), n(0)), te("PRINT_EXPR", n(1), n(0)),
+    te("IMPORT_STAR", n(1), n(0)), te("END_ASYNC_FOR", n(2), n(0)),
+    te_in("END_FOR", 12, 12, n(2), n(0)),  // 3.12 pops the iterator too
+    te_in("END_FOR", 13, kNewestMinor, n(1), n(0)),
+
+    // Leave the frame.
+    te("RETURN_VALUE", n(1), n(0)), te("RETURN_CONST", n(0), n(0)),
+    te("INTERPRETER_EXIT", n(1), n(0)), te("RAISE_VARARGS", args(1), n(0)),
+    te("RERAISE", args(1, 1), args(1)),
+
+    // Branches.
+    te("POP_JUMP_IF_FALSE", n(1), n(0)), te("POP_JUMP_IF_TRUE", n(1), n(0)),
+    te("POP_JUMP_IF_NONE", n(1), n(0)), te("POP_JUMP_IF_NOT_NONE", n(1), n(0)),
+    te("POP_JUMP_FORWARD_IF_FALSE", n(1), n(0)), te("POP_JUMP_FORWARD_IF_TRUE", n(1), n(0)),
+    te("POP_JUMP_FORWARD_IF_NONE", n(1), n(0)), te("POP_JUMP_FORWARD_IF_NOT_NONE", n(1), n(0)),
+    te("POP_JUMP_BACKWARD_IF_FALSE", n(1), n(0)), te("POP_JUMP_BACKWARD_IF_TRUE", n(1), n(0)),
+    te("POP_JUMP_BACKWARD_IF_NONE", n(1), n(0)),
+    te("POP_JUMP_BACKWARD_IF_NOT_NONE", n(1), n(0)),
+    te_in("JUMP_IF_FALSE_OR_POP", 11, 11, n(1), n(0), 1),
+    te_in("JUMP_IF_TRUE_OR_POP", 11, 11, n(1), n(0), 1),
+    // 3.11: an exhausted FOR_ITER pops the iterator and jumps past the loop; a
+    // finished SEND leaves only the result. 3.12+ jump to END_FOR / END_SEND,
+    // which do the popping.
+    te_in("FOR_ITER", 11, 11, n(1), n(2), -2), te_in("FOR_ITER", 12, kNewestMinor, n(1), n(2)),
+    te_in("SEND", 11, 11, n(2), n(2), -1), te_in("SEND", 12, kNewestMinor, n(2), n(2)),
+
+    // Building containers, unpacking. The *_APPEND/UPDATE/ADD family reaches
+    // under its operands to the container (oparg deep).
+    te("BUILD_TUPLE", args(1), n(1)), te("BUILD_LIST", args(1), n(1)),
+    te("BUILD_SET", args(1), n(1)), te("BUILD_STRING", args(1), n(1)),
+    te("BUILD_MAP", args(2), n(1)), te("BUILD_CONST_KEY_MAP", args(1, 1), n(1)),
+    te_in("BUILD_SLICE", 11, 13, plus(Term::SliceStep, 2), n(1)),
+    te_in("BUILD_SLICE", 14, kNewestMinor, args(1), n(1)),
+    te("BUILD_INTERPOLATION", plus(Term::Bit0, 2), n(1)),
+    te("LIST_APPEND", args(1, 1), args(1)), te("SET_ADD", args(1, 1), args(1)),
+    te("LIST_EXTEND", args(1, 1), args(1)), te("SET_UPDATE", args(1, 1), args(1)),
+    te("DICT_UPDATE", args(1, 1), args(1)), te("DICT_MERGE", args(1, 1), args(1)),
+    te("MAP_ADD", args(1, 2), args(1)),
+    te("COPY", args(1), args(1, 1)), te("SWAP", args(1), args(1)),
+    te("UNPACK_SEQUENCE", n(1), args(1)), te("UNPACK_EX", n(1), plus(Term::UnpackEx, 1)),
+
+    // Calls and functions. 3.11 counts the arguments at PRECALL, the callable
+    // and its NULL/self at CALL.
+    te("PRECALL", args(1), n(0)),
+    te_in("CALL", 11, 11, n(2), n(1)), te_in("CALL", 12, kNewestMinor, args(1, 2), n(1)),
+    te("CALL_KW", args(1, 3), n(1)),
+    te_in("CALL_FUNCTION_EX", 11, 13, plus(Term::Bit0, 3), n(1)),
+    te_in("CALL_FUNCTION_EX", 14, kNewestMinor, n(4), n(1)),  // kwargs or NULL always
+    te_in("MAKE_FUNCTION", 11, 12, plus(Term::FunctionFlags, 1), n(1)),
+    te_in("MAKE_FUNCTION", 13, kNewestMinor, n(1), n(1)),
+    te("SET_FUNCTION_ATTRIBUTE", n(2), n(1)),
+    // exit function (3.14: and self), lasti, previous exception, exception -> + result
+    te_in("WITH_EXCEPT_START", 11, 13, n(4), n(5)),
+    te_in("WITH_EXCEPT_START", 14, kNewestMinor, n(5), n(6)),
+});
+
+constexpr bool table_rows_disjoint() {
+  for (std::size_t i = 0; i < kTableEffects.size(); ++i) {
+    if (kTableEffects[i].first > kTableEffects[i].last) return false;
+    for (std::size_t j = i + 1; j < kTableEffects.size(); ++j) {
+      const TableEffect& a = kTableEffects[i];
+      const TableEffect& b = kTableEffects[j];
+      if (a.name == b.name && a.first <= b.last && b.first <= a.last) return false;
+    }
+  }
+  return true;
+}
+static_assert(table_rows_disjoint(), "two rows of the 3.11+ stack effect table overlap");
+
 }  // namespace
 
 std::optional<std::int64_t> block_stack_effect(std::string_view opname, std::uint32_t oparg,
@@ -148,6 +354,27 @@ std::optional<std::int64_t> block_stack_effect(std::string_view opname, std::uin
     case Rule::MakeFunction: return -1 - std::popcount(oparg & 0xfu);
     case Rule::CallEx: return -1 - std::int64_t{oparg & 1u};
     case Rule::FormatValue: return (oparg & 4u) ? -1 : 0;
+  }
+  return std::nullopt;
+}
+
+}  // namespace unveil::cfg
+
+namespace unveil::cfg {
+
+std::optional<TableStackEffect> table_stack_effect(std::string_view opname, int minor,
+                                                   std::uint32_t oparg) {
+  static const auto index = [] {
+    std::unordered_multimap<std::string_view, const TableEffect*> map;
+    for (const TableEffect& e : kTableEffects) map.emplace(e.name, &e);
+    return map;
+  }();
+  auto [it, end] = index.equal_range(opname);
+  for (; it != end; ++it) {
+    const TableEffect& e = *it->second;
+    if (minor < e.first || minor > e.last) continue;
+    const std::int64_t pushed = e.pushed.of(oparg);
+    return TableStackEffect{e.popped.of(oparg), pushed, pushed + e.jump_extra};
   }
   return std::nullopt;
 }

@@ -1,0 +1,139 @@
+// The value-stack depth check of 3.11+ code (⇄ CPython's stackdepth() in
+// Python/flowgraph.c, run as a checker): one depth on entry to every reachable
+// block, propagated along fall-through, jump, branch and exception edges.
+//
+// The compiler only emits code whose depth is the same on every path into a
+// block, never pops what is not there, and protects with each exception-table
+// entry only code whose stack is at least the entry's depth. Bytecode that
+// breaks one of these (hand-made, corrupted, or a bug upstream) would make
+// every later stage guess, so it is rejected here with the offset.
+//
+// ≤3.10 code gets the same checks from the block-stack dataflow in
+// exception_regions.cpp, which needs the depths anyway to place handlers.
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "cfg/builder.h"
+#include "support/error.h"
+
+namespace unveil::cfg {
+namespace {
+
+// co_stacksize is a C int; deeper is not code CPython could run.
+constexpr std::int64_t kMaxDepth = std::numeric_limits<std::int32_t>::max();
+
+std::string values(std::int64_t n) {
+  return std::to_string(n) + (n == 1 ? " value" : " values");
+}
+
+class StackDepthCheck {
+ public:
+  explicit StackDepthCheck(const GraphBuilder& builder)
+      : b_(builder),
+        graph_(builder.graph()),
+        ins_(builder.code_.instructions),
+        minor_(builder.code_.traits->minor),
+        depth_(graph_.size(), -1),
+        from_(graph_.size(), 0) {}
+
+  void run() {
+    reach(graph_.entry(), 0, 0);
+    while (!work_.empty()) {
+      const BlockId id = work_.back();
+      work_.pop_back();
+      visit(id);
+    }
+  }
+
+ private:
+  [[noreturn]] static void fail(const std::string& what, std::uint32_t offset) {
+    throw Error(ErrorKind::Decode, "cfg: " + what, offset);
+  }
+
+  TableStackEffect effect(const Instruction& in) const {
+    auto e = table_stack_effect(in.name(), minor_, in.arg);
+    if (!e) {
+      fail("no stack effect is known for " + b_.describe(in) +
+               " (specialized and instrumented opcodes cannot appear in co_code)",
+           in.offset);
+    }
+    return *e;
+  }
+
+  // The first path into a block fixes its depth; every other must agree.
+  void reach(BlockId to, std::int64_t depth, std::uint32_t from) {
+    if (depth_[to] < 0) {
+      depth_[to] = depth;
+      from_[to] = from;
+      work_.push_back(to);
+      return;
+    }
+    if (depth_[to] != depth) {
+      const std::uint32_t at = graph_.block(to).begin;
+      fail("the block at " + std::to_string(at) + " is reached with stack depths " +
+               std::to_string(depth_[to]) + " (from " + std::to_string(from_[to]) + ") and " +
+               std::to_string(depth) + " (from " + std::to_string(from) + ")",
+           at);
+    }
+  }
+
+  void visit(BlockId id) {
+    const Block& block = graph_.block(id);
+    const std::optional<Handler>& handler = block.handler;
+    std::int64_t depth = depth_[id];
+    TableStackEffect last{};
+    const std::uint8_t ext = b_.code_.traits->extended_arg;
+    for (std::uint32_t i = block.first; i <= block.last; ++i) {
+      const Instruction& in = ins_[i];
+      if (in.opcode == ext) continue;  // a prefix, part of the next instruction
+      last = effect(in);
+      if (depth < last.popped) {
+        fail("stack underflow: " + b_.describe(in) + " needs " + values(last.popped) +
+                 " on the stack, which holds " + std::to_string(depth),
+             in.offset);
+      }
+      if (handler && depth < handler->depth) {
+        fail(b_.describe(in) + " runs with " + values(depth) + " on the stack, under the depth " +
+                 std::to_string(handler->depth) + " its exception handler at " +
+                 std::to_string(graph_.block(handler->block).begin) + " unwinds to",
+             in.offset);
+      }
+      if (i != block.last) depth += last.pushed - last.popped;
+      if (depth > kMaxDepth) fail("stack depth overflow after " + b_.describe(in), in.offset);
+    }
+
+    const Instruction& end = ins_[block.last];
+    const std::int64_t fall = depth - last.popped + last.pushed;
+    const std::int64_t jump = depth - last.popped + last.pushed_on_jump;
+    if (fall > kMaxDepth || jump > kMaxDepth) {
+      fail("stack depth overflow after " + b_.describe(end), end.offset);
+    }
+    for (std::uint32_t e : block.succs) {
+      const Edge& edge = graph_.edge(e);
+      switch (edge.kind) {
+        case EdgeKind::FallThrough: reach(edge.to, fall, end.offset); break;
+        case EdgeKind::Jump:
+        case EdgeKind::Branch:
+        case EdgeKind::Call: reach(edge.to, jump, end.offset); break;
+        case EdgeKind::Exception:
+          reach(edge.to, std::int64_t{handler->entry_depth()}, block.begin);
+          break;
+      }
+    }
+  }
+
+  const GraphBuilder& b_;
+  const Graph& graph_;
+  const std::vector<Instruction>& ins_;
+  const int minor_;
+  std::vector<std::int64_t> depth_;     // -1: not reached yet
+  std::vector<std::uint32_t> from_;     // the offset the first path came from
+  std::vector<BlockId> work_;
+};
+
+}  // namespace
+
+void GraphBuilder::check_stack_depths() const { StackDepthCheck(*this).run(); }
+
+}  // namespace unveil::cfg
