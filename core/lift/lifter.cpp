@@ -1546,6 +1546,21 @@ Lifter::Lifter(const DecodedCode& code, Definer& definer)
   if (code.code) collect_names(*code.code, taken_);
 }
 
+ast::ExprPtr Lifter::expression_of(const Item& i) const {
+  switch (i.kind) {
+    case Kind::Value:
+      return i.bound_to.empty() ? i.expr : ast::name(i.bound_to);
+    case Kind::Import:
+      return i.expr;
+    case Kind::Iter:
+      return i.expr ? ast::call(ast::name("iter"), {i.expr}) : nullptr;
+    case Kind::Function:
+      return definer_.function_expr(*i.function, nullptr);
+    default:
+      return nullptr;
+  }
+}
+
 bool Lifter::computes_nothing(const ast::ExprPtr& e) const {
   if (!e) return true;
   if (e->is<ast::Constant>()) return true;

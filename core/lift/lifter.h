@@ -78,6 +78,9 @@ class Lifter {
   // that stayed on the stack while statements ran. Each is assigned once.
   const std::set<std::string>& temporaries() const { return temporaries_; }
   std::string new_temporary();
+  // The source form of a stack item that needs no statements (values, lambdas,
+  // comprehensions, iterators); nullptr when it has none.
+  ast::ExprPtr expression_of(const Item& i) const;
   // A value whose evaluation has no effect and cannot fail (popped silently).
   bool computes_nothing(const ast::ExprPtr& e) const;
 

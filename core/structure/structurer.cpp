@@ -1032,8 +1032,10 @@ BlockId Structurer::structure_keep(BlockId b, lift::BlockEffect& eff, BlockId st
   if (!t.open || !f.open || !t.stmts.empty() || !f.stmts.empty() || t.stack.size() != f.stack.size() ||
       t.stack.empty())
     fail(b, "and/or value that is not an expression");
+  ast::ExprPtr tv = lifter_.expression_of(t.stack.back()), fv = lifter_.expression_of(f.stack.back());
+  if (!tv || !fv) fail(b, "and/or value without a source form");
   out.stack = f.stack;
-  out.stack.back() = Item::value(combine(t.stack.back().expr, f.stack.back().expr));
+  out.stack.back() = Item::value(combine(tv, fv));
   return follow;
 }
 
