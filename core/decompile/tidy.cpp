@@ -92,12 +92,19 @@ StmtList fold_try_else(StmtList body) {
     body.push_back(ast::make_stmt(std::move(copy)));
     break;
   }
-  // The same inside a last `if`: its arms also run to the end of the body.
-  if (!body.empty())
+  // The same inside a last `if` or `try`: their arms also run to the end of the body.
+  if (!body.empty()) {
     if (auto* i = body.back()->as<ast::If>()) {
       ast::If copy{i->test, fold_try_else(i->body), fold_try_else(i->orelse)};
       body.back() = ast::make_stmt(std::move(copy), body.back()->line);
+    } else if (auto* t = body.back()->as<ast::Try>(); t && t->finalbody.empty()) {
+      ast::Try copy = *t;
+      for (auto& h : copy.handlers) h.body = fold_try_else(h.body);
+      if (copy.orelse.empty()) copy.body = fold_try_else(copy.body);
+      else copy.orelse = fold_try_else(copy.orelse);
+      body.back() = ast::make_stmt(std::move(copy), body.back()->line);
     }
+  }
   return body;
 }
 

@@ -500,6 +500,24 @@ Structurer::Seq Structurer::clause_body(BlockId start, lift::Stack stack, BlockI
   return s;
 }
 
+// Values computed inside a protected body that stay on the stack past its end
+// (generated code calls inside a try and uses the result after it) are stored
+// in temporaries inside the body, so the call stays protected.
+void Structurer::keep_values_inside(Seq& body, const lift::Stack& entry) {
+  if (!body.open) return;
+  for (std::size_t k = 0; k < body.stack.size(); ++k) {
+    Item& it = body.stack[k];
+    if (it.kind != Item::Kind::Value || !it.expr) continue;
+    if (k < entry.size() && entry[k].kind == Item::Kind::Value && entry[k].expr == it.expr) continue;
+    if (it.expr->is<ast::Name>() || lifter_.computes_nothing(it.expr)) continue;
+    std::string t = lifter_.new_temporary();
+    body.stmts.push_back(ast::assign(ast::name(t, ast::ExprContext::Store), lifter_.expression_of(it)));
+    ast::ExprPtr old = it.expr;
+    for (Item& o : body.stack)
+      if (o.kind == Item::Kind::Value && o.expr == old) o = Item::value(ast::name(t));
+  }
+}
+
 BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
   HandlerKind kind = handler_kind(handler);
   used_handlers_.push_back(handler);
@@ -508,6 +526,7 @@ BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
   Seq body = sequence(b, kNoBlock, out.stack);
   Region done = regions_.back();
   regions_.pop_back();
+  keep_values_inside(body, entry_stack);
   if (kind == HandlerKind::With) {
     if (entry_stack.size() < 2 || entry_stack.back().kind != Item::Kind::Slot)
       fail(b, "with statement without BEFORE_WITH");

@@ -133,7 +133,12 @@ def normalised(code: types.CodeType) -> Normalised:
         return index_of.get(offset, end)
 
     ops: List[Tuple[str, Any]] = []
-    for ins in kept:
+    for k, ins in enumerate(kept):
+        following = kept[k + 1] if k + 1 < len(kept) else None
+        if following is not None and following.opname == "STORE_NAME" and following.argval == "__firstlineno__":
+            # 3.13+ class bodies store their first line number: a line number, ignored like the rest.
+            ops.append((ins.opname, ("line number",)))
+            continue
         if ins.opcode in _JUMPS:
             arg: Any = ("jump", target(ins.argval)) if isinstance(ins.argval, int) else ("jump", None)
         elif ins.opcode in _CONSTS:

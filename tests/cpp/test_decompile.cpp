@@ -112,3 +112,7 @@ TEST(Decompile, ReturnFromANamedHandler) {
   expect_all("def k(x):\n    try:\n        return g(x)\n    except E as e:\n        return e.args\n",
              "def k(x):\n    try:\n        return g(x)\n    except E as e:\n        return e.args\n", 9);
 }
+
+TEST(Decompile, LambdaAsAnAndOrOperand) {
+  expect_all("x = a or (lambda: 1)\ny = a and (lambda q: q)\n", "x = a or (lambda: 1)\ny = a and (lambda q: q)\n");
+}
