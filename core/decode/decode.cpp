@@ -33,8 +33,13 @@ std::string describe(const Instruction& ins) {
 std::vector<Instruction> split_instructions(const std::string& bytes,
                                             const VersionTraits& version) {
   const std::size_t size = bytes.size();
+  // Count first: from 3.11 on, caches make size / 2 several times too many,
+  // and a large allocation costs more than this pass.
+  std::size_t count = 0;
+  for (std::size_t offset = 0; offset < size; ++count)
+    offset += 2 + 2 * std::size_t{version.op(static_cast<std::uint8_t>(bytes[offset])).caches};
   std::vector<Instruction> out;
-  out.reserve(size / 2);
+  out.reserve(count);
   std::uint32_t extended = 0;  // oparg bits accumulated by the preceding prefixes
   int prefixes = 0;
   std::uint32_t prefix_start = 0;
@@ -113,13 +118,14 @@ std::string misplaced_target(std::uint32_t target, const std::vector<Instruction
          std::to_string(owner.start_offset);
 }
 
+// `owners` is unit_owners(), computed on first need and shared with check_handlers.
 void resolve_jumps(std::vector<Instruction>& instructions, std::size_t size,
-                   const VersionTraits& version) {
+                   const VersionTraits& version, std::vector<std::uint32_t>& owners) {
   if (std::none_of(instructions.begin(), instructions.end(),
                    [](const Instruction& ins) { return ins.info->jump != JumpKind::None; })) {
     return;
   }
-  const auto owners = unit_owners(instructions, size, version.extended_arg);
+  if (owners.empty()) owners = unit_owners(instructions, size, version.extended_arg);
   for (Instruction& ins : instructions) {
     const std::int64_t distance = std::int64_t{ins.arg} * version.jump_unit;
     std::int64_t target = 0;
@@ -151,9 +157,10 @@ void resolve_jumps(std::vector<Instruction>& instructions, std::size_t size,
 }
 
 // Handlers must start an instruction, as the CFG builder splits blocks there.
-void check_handlers(const DecodedCode& out, std::size_t size) {
+void check_handlers(const DecodedCode& out, std::size_t size,
+                    std::vector<std::uint32_t>& owners) {
   if (out.exception_table.empty()) return;
-  const auto owners = unit_owners(out.instructions, size, out.traits->extended_arg);
+  if (owners.empty()) owners = unit_owners(out.instructions, size, out.traits->extended_arg);
   for (const ExceptionTableEntry& entry : out.exception_table) {
     if (entry.target >= size || entry.target % 2 != 0) {
       throw Error(ErrorKind::Decode,
@@ -170,7 +177,8 @@ void check_handlers(const DecodedCode& out, std::size_t size) {
 
 }  // namespace
 
-DecodedCode decode(std::shared_ptr<const CodeObject> code, const VersionTraits& version) {
+DecodedCode decode(std::shared_ptr<const CodeObject> code, const VersionTraits& version,
+                   DecodeParts parts) {
   if (!code) throw Error(ErrorKind::Decode, "no code object to decode");
   const std::string& bytes = code->code;
   const std::size_t size = bytes.size();
@@ -187,13 +195,14 @@ DecodedCode decode(std::shared_ptr<const CodeObject> code, const VersionTraits& 
   DecodedCode out;
   out.traits = &version;
   out.instructions = split_instructions(bytes, version);
-  resolve_jumps(out.instructions, size, version);
+  std::vector<std::uint32_t> owners;
+  resolve_jumps(out.instructions, size, version, owners);
   if (version.has_exception_table()) {
     out.exception_table = decode_exception_table(code->exceptiontable, size);
-    check_handlers(out, size);
+    check_handlers(out, size, owners);
   }
-  out.lines = decode_lines(*code, version);
-  out.positions = decode_positions(*code, version);
+  if (parts.lines) out.lines = decode_lines(*code, version);
+  if (parts.positions) out.positions = decode_positions(*code, version);
   out.code = std::move(code);
   return out;
 }

@@ -27,6 +27,8 @@ struct Instruction {
   std::optional<std::uint32_t> jump_target;  // byte offset, for jumps
 
   std::string_view name() const noexcept { return info->name; }
+  // Compare this, not name(): one integer test instead of a string compare.
+  Op op() const noexcept { return info->op; }
 };
 
 // One entry of co_exceptiontable (3.11+), in bytes, as `dis` prints them:

@@ -31,6 +31,7 @@ constexpr bool well_formed(const VersionTraits& t) {
   for (const OpcodeInfo& info : t.opcodes) {
     if ((info.arg == ArgKind::Jump) != (info.jump != JumpKind::None)) return false;
     if (info.name.empty() && (info.arg != ArgKind::None || info.caches != 0)) return false;
+    if (op_name(info.op) != info.name || op_named(info.name) != info.op) return false;
   }
   // Caches exist only with the 3.11+ layout, where opcode `cache` is CACHE.
   bool any_caches = std::any_of(t.opcodes.begin(), t.opcodes.end(),

@@ -8,7 +8,9 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <span>
 #include <string_view>
 
@@ -37,6 +39,24 @@ enum class ArgKind : std::uint8_t {
   SpecialMethod,   // 3.14 LOAD_SPECIAL: special_methods[arg]
 };
 
+#include "opcodes/tables/ops.inc"
+
+inline constexpr std::size_t kOpCount = std::size(kOpNames);
+
+// The Op of an opname; Op::Unknown for a name no supported version has. A
+// binary search, usable in constant expressions to build Op-indexed tables
+// from lists of names (see cfg/flow.cpp).
+constexpr Op op_named(std::string_view name) noexcept {
+  std::size_t lo = 1, hi = kOpCount;  // kOpNames[0] is Unknown's ""
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (kOpNames[mid] < name) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < kOpCount && kOpNames[lo] == name ? static_cast<Op>(lo) : Op::Unknown;
+}
+constexpr std::string_view op_name(Op op) noexcept { return kOpNames[static_cast<std::size_t>(op)]; }
+
 enum class JumpKind : std::uint8_t {
   None,
   Forward,   // target = end of the instruction's caches + arg * jump_unit
@@ -49,6 +69,7 @@ struct OpcodeInfo {
   ArgKind arg = ArgKind::None;
   JumpKind jump = JumpKind::None;
   std::uint8_t caches = 0;  // inline CACHE code units that follow (3.11+)
+  Op op = Op::Unknown;      // the version-independent identity of `name`
 
   bool known() const noexcept { return !name.empty(); }
   bool has_arg() const noexcept { return arg != ArgKind::None; }

@@ -86,21 +86,50 @@ std::int32_t count(const RawIntField& field, const char* name) {
   return field.value;
 }
 
+// Membership in a list of names, asked `queries` times. Cells are few, so
+// scanning is cheaper than hashing every local; a set takes over only when
+// scans would cost more (generated code can have thousands of locals).
+class NameSet {
+ public:
+  NameSet(const std::vector<std::string>& names, std::size_t queries) : names_(names) {
+    if (names.size() * queries > kScanLimit) set_.emplace(names.begin(), names.end());
+  }
+  bool contains(std::string_view name) const {
+    if (set_) return set_->count(name) != 0;
+    for (const auto& n : names_)
+      if (n == name) return true;
+    return false;
+  }
+
+ private:
+  static constexpr std::size_t kScanLimit = 256;
+  const std::vector<std::string>& names_;
+  std::optional<std::unordered_set<std::string_view>> set_;
+};
+
 // ≤3.10 stores the split view; build the 3.11-style merged one from it. An
 // argument that is also a cell appears once with kind LOCAL|CELL, as 3.11
 // would store it; other cells follow, then frees. The ≤3.10 opcodes index
 // the split lists, so this view is only for consumers that want one shape.
 void derive_localsplus(CodeObject& co) {
-  std::unordered_set<std::string_view> cells(co.cellvars.begin(), co.cellvars.end());
-  std::unordered_set<std::string_view> locals(co.varnames.begin(), co.varnames.end());
-  for (const auto& n : co.varnames) {
-    co.localsplusnames.push_back(n);
-    co.localspluskinds.push_back(cells.count(n) ? kLocalPlain | kLocalCell : kLocalPlain);
-  }
-  for (const auto& n : co.cellvars) {
-    if (locals.count(n)) continue;
-    co.localsplusnames.push_back(n);
-    co.localspluskinds.push_back(kLocalCell);
+  const std::size_t total = co.varnames.size() + co.cellvars.size() + co.freevars.size();
+  co.localsplusnames.reserve(total);
+  co.localspluskinds.reserve(total);
+  if (co.cellvars.empty()) {  // the common case: no name can be both
+    co.localsplusnames.assign(co.varnames.begin(), co.varnames.end());
+    co.localspluskinds.assign(co.varnames.size(), kLocalPlain);
+  } else {
+    const NameSet cells(co.cellvars, co.varnames.size());
+    for (const auto& n : co.varnames) {
+      co.localsplusnames.push_back(n);
+      co.localspluskinds.push_back(cells.contains(n) ? kLocalPlain | kLocalCell : kLocalPlain);
+    }
+    const NameSet locals(co.varnames, co.cellvars.size());
+    for (const auto& n : co.cellvars) {
+      if (locals.contains(n)) continue;
+      co.localsplusnames.push_back(n);
+      co.localspluskinds.push_back(kLocalCell);
+    }
   }
   for (const auto& n : co.freevars) {
     co.localsplusnames.push_back(n);
@@ -112,6 +141,7 @@ void derive_localsplus(CodeObject& co) {
 // co_varnames/co_cellvars/co_freevars/co_nlocals (by kind bit, so a name of
 // kind LOCAL|CELL is in both varnames and cellvars, and hidden locals count).
 void derive_split(CodeObject& co) {
+  co.varnames.reserve(co.localsplusnames.size());
   for (std::size_t i = 0; i < co.localsplusnames.size(); ++i) {
     const auto& n = co.localsplusnames[i];
     std::uint8_t kind = co.localspluskinds[i];

@@ -8,6 +8,8 @@
 // object model is an immutable DAG.
 #include "read/marshal.h"
 
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cstdio>
@@ -68,6 +70,10 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
 // Position of the first byte that is not valid UTF-8, if any.
 std::optional<std::size_t> find_invalid_utf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
+    if (static_cast<std::uint8_t>(s[i]) < 0x80) {  // ASCII, the common case
+      ++i;
+      continue;
+    }
     std::size_t n = utf8_sequence_length(s, i);
     if (n == 0) return i;
     i += n;
@@ -77,8 +83,13 @@ std::optional<std::size_t> find_invalid_utf8(std::string_view s) {
 
 // marshal's "ascii" strings are really Latin-1 (PyUnicode_1BYTE_KIND).
 std::string latin1_to_utf8(std::span<const std::uint8_t> bytes) {
+  // Nearly every such str (names, short constants) is plain ASCII: one copy.
+  const auto first_high =
+      std::find_if(bytes.begin(), bytes.end(), [](std::uint8_t b) { return b >= 0x80; });
+  if (first_high == bytes.end())
+    return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   std::string out;
-  out.reserve(bytes.size());
+  out.reserve(bytes.size() * 2);
   for (std::uint8_t b : bytes) {
     if (b < 0x80) {
       out += char(b);
@@ -150,9 +161,37 @@ bool is_container(char type) {
   }
 }
 
+// Objects every code object holds, made once: immutable, so sharing them is
+// safe, and it spares an allocation per occurrence.
+// (One function per value: a template on the type would share one static
+// between True and False.)
 const ObjectRef& none_object() {
   static const ObjectRef obj = make_object(NoneValue{});
   return obj;
+}
+const ObjectRef& bool_object(bool value) {
+  static const ObjectRef yes = make_object(BoolValue{true}), no = make_object(BoolValue{false});
+  return value ? yes : no;
+}
+const ObjectRef& stop_iteration_object() {
+  static const ObjectRef obj = make_object(StopIterationValue{});
+  return obj;
+}
+const ObjectRef& ellipsis_object() {
+  static const ObjectRef obj = make_object(EllipsisValue{});
+  return obj;
+}
+
+// Small ints (CPython caches the same range).
+constexpr std::int64_t kSmallIntMin = -5, kSmallIntMax = 256;
+const ObjectRef& small_int_object(std::int64_t v) {
+  static const auto cache = [] {
+    std::array<ObjectRef, kSmallIntMax - kSmallIntMin + 1> out;
+    for (std::int64_t i = kSmallIntMin; i <= kSmallIntMax; ++i)
+      out[std::size_t(i - kSmallIntMin)] = make_object(IntValue{i, {}, i < 0});
+    return out;
+  }();
+  return cache[std::size_t(v - kSmallIntMin)];
 }
 
 class MarshalReader {
@@ -194,10 +233,10 @@ class MarshalReader {
         if (!null_allowed) fail_at(start, "NULL object outside a dict");
         return nullptr;
       case 'N': return none_object();
-      case 'F': return make_object(BoolValue{false});
-      case 'T': return make_object(BoolValue{true});
-      case 'S': return make_object(StopIterationValue{});
-      case '.': return make_object(EllipsisValue{});
+      case 'F': return bool_object(false);
+      case 'T': return bool_object(true);
+      case 'S': return stop_iteration_object();
+      case '.': return ellipsis_object();
       case 'r': return read_reference();
       default: break;
     }
@@ -233,8 +272,8 @@ class MarshalReader {
 
   ObjectRef read_body(char type, std::uint8_t code, std::size_t start) {
     switch (type) {
-      case 'i': return make_object(small_int(in_.i32()));
-      case 'I': return make_object(small_int(static_cast<std::int64_t>(in_.u64())));
+      case 'i': return int_object(in_.i32());
+      case 'I': return int_object(static_cast<std::int64_t>(in_.u64()));
       case 'l': return read_long();
       case 'g': return make_object(FloatValue{binary_float()});
       case 'y': {
@@ -317,6 +356,10 @@ class MarshalReader {
 
   // `negative` mirrors the sign for small values too, so callers may test it alone.
   static IntValue small_int(std::int64_t v) { return IntValue{v, {}, v < 0}; }
+  static ObjectRef int_object(std::int64_t v) {
+    if (v >= kSmallIntMin && v <= kSmallIntMax) return small_int_object(v);
+    return make_object(small_int(v));
+  }
 
   static IntValue to_int_value(std::vector<std::uint16_t> digits, bool negative) {
     // Up to five digits whose top one is < 16 fit in 64 unsigned bits.
