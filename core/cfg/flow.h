@@ -9,6 +9,8 @@
 #include <optional>
 #include <string_view>
 
+#include "opcodes/version.h"
+
 namespace unveil::cfg {
 
 enum class Flow : std::uint8_t {
@@ -44,6 +46,8 @@ struct FlowInfo {
 
 // The flow of `opname`; Normal/None for names not in the table.
 FlowInfo flow_of(std::string_view opname) noexcept;
+// The same by Op (OpcodeInfo::op, Instruction::op()): a table load.
+FlowInfo flow_of(Op op) noexcept;
 
 // True for every name the flow table lists (for the completeness test).
 bool flow_listed(std::string_view opname) noexcept;
@@ -67,6 +71,8 @@ struct TableStackEffect {
 };
 std::optional<TableStackEffect> table_stack_effect(std::string_view opname, int minor,
                                                    std::uint32_t oparg);
+// The same by Op (Instruction::op()): no name lookup.
+std::optional<TableStackEffect> table_stack_effect(Op op, int minor, std::uint32_t oparg);
 
 // Values ceval pushes when it enters a SETUP_* handler before 3.11: the saved
 // exc_info (traceback, value, type) and the exception (traceback, value, type).

@@ -52,7 +52,7 @@ class StackDepthCheck {
   }
 
   TableStackEffect effect(const Instruction& in) const {
-    auto e = table_stack_effect(in.name(), minor_, in.arg);
+    auto e = table_stack_effect(in.op(), minor_, in.arg);
     if (!e) {
       fail("no stack effect is known for " + b_.describe(in) +
                " (specialized and instrumented opcodes cannot appear in co_code)",

@@ -22,6 +22,7 @@
 #include <array>
 #include <bit>
 #include <unordered_map>
+#include <vector>
 
 #include "cfg/flow.h"
 
@@ -362,21 +363,26 @@ std::optional<std::int64_t> block_stack_effect(std::string_view opname, std::uin
 
 namespace unveil::cfg {
 
-std::optional<TableStackEffect> table_stack_effect(std::string_view opname, int minor,
-                                                   std::uint32_t oparg) {
+std::optional<TableStackEffect> table_stack_effect(Op op, int minor, std::uint32_t oparg) {
+  // Each Op's rows, in table order: the lookup per instruction is one index.
   static const auto index = [] {
-    std::unordered_multimap<std::string_view, const TableEffect*> map;
-    for (const TableEffect& e : kTableEffects) map.emplace(e.name, &e);
-    return map;
+    std::array<std::vector<const TableEffect*>, kOpCount> rows;
+    for (const TableEffect& e : kTableEffects) rows[static_cast<std::size_t>(op_named(e.name))].push_back(&e);
+    return rows;
   }();
-  auto [it, end] = index.equal_range(opname);
-  for (; it != end; ++it) {
-    const TableEffect& e = *it->second;
+  if (op == Op::Unknown) return std::nullopt;
+  for (const TableEffect* row : index[static_cast<std::size_t>(op)]) {
+    const TableEffect& e = *row;
     if (minor < e.first || minor > e.last) continue;
     const std::int64_t pushed = e.pushed.of(oparg);
     return TableStackEffect{e.popped.of(oparg), pushed, pushed + e.jump_extra};
   }
   return std::nullopt;
+}
+
+std::optional<TableStackEffect> table_stack_effect(std::string_view opname, int minor,
+                                                   std::uint32_t oparg) {
+  return table_stack_effect(op_named(opname), minor, oparg);
 }
 
 }  // namespace unveil::cfg

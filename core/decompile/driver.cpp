@@ -70,7 +70,7 @@ StmtList Driver::body(const std::shared_ptr<const CodeObject>& code, BodyKind ki
     int& d;
     ~Guard() { --d; }
   } guard{depth_};
-  DecodedCode decoded = decode(code, version_);
+  DecodedCode decoded = decode(code, version_, kInstructionsOnly);
   structure::Structurer s(decoded, *this);
   StmtList stmts = structure::inline_temporaries(s.run(), s.lifter().temporaries());
   bool whole = kind == BodyKind::Module || kind == BodyKind::Function;

@@ -334,8 +334,8 @@ void Lifter::State::spill_all() {
 ExprPtr Lifter::State::defined_function(const Item& i) {
   spill_all();
   const std::string& own = i.function->code->name;
-  std::string n = ast::is_identifier(own) && !lifter.taken_.count(own) ? own : lifter.new_temporary();
-  lifter.taken_.insert(n);
+  std::string n = ast::is_identifier(own) && !lifter.taken().count(own) ? own : lifter.new_temporary();
+  lifter.taken().insert(n);
   stmts.push_back(lifter.definer_.define_function(*i.function, n));
   return ast::name(n);
 }
@@ -1526,6 +1526,18 @@ bool terminate(State& s) {
   return false;
 }
 
+// handlers() indexed by Op: the dispatch of every instruction is one load,
+// not a string hash and a compare.
+const std::array<Handler, kOpCount>& handlers_by_op() {
+  static const auto table = [] {
+    std::array<Handler, kOpCount> t{};
+    for (const auto& [name, handler] : handlers())
+      if (const Op op = op_named(name); op != Op::Unknown) t[static_cast<std::size_t>(op)] = handler;
+    return t;
+  }();
+  return table;
+}
+
 }  // namespace
 
 const ExprPtr& Lifter::assertion_error() {
@@ -1542,8 +1554,16 @@ void collect_names(const CodeObject& c, std::set<std::string>& out) {
 }  // namespace
 
 Lifter::Lifter(const DecodedCode& code, Definer& definer)
-    : code_(code), definer_(definer), row_(version_row(code.traits->minor)) {
-  if (code.code) collect_names(*code.code, taken_);
+    : code_(code), definer_(definer), row_(version_row(code.traits->minor)) {}
+
+// Every name the code and its nested code use, collected on first need (most
+// code objects never need a temporary, and collecting is per nested level).
+std::set<std::string>& Lifter::taken() {
+  if (!names_collected_) {
+    if (code_.code) collect_names(*code_.code, taken_);
+    names_collected_ = true;
+  }
+  return taken_;
 }
 
 ast::ExprPtr Lifter::expression_of(const Item& i) const {
@@ -1578,7 +1598,7 @@ bool Lifter::computes_nothing(const ast::ExprPtr& e) const {
 std::string Lifter::new_temporary() {
   for (;;) {
     std::string n = "_t" + std::to_string(++temporary_count_);
-    if (!taken_.count(n)) {
+    if (!taken().count(n)) {
       temporaries_.insert(n);
       return n;
     }
@@ -1591,9 +1611,9 @@ BlockEffect Lifter::run(const cfg::Graph& graph, cfg::BlockId id, Stack stack) {
   for (s.pos = 0; s.pos < s.ins.size(); ++s.pos) {
     if (terminate(s)) continue;
     if (row_.minor >= 12 && parallel_store(s)) continue;
-    auto it = handlers().find(s.cur().name());
-    if (it == handlers().end()) s.fail("opcode is not supported");
-    it->second(s);
+    const Handler handler = handlers_by_op()[static_cast<std::size_t>(s.cur().op())];
+    if (!handler) s.fail("opcode is not supported");
+    handler(s);
   }
   return BlockEffect{std::move(s.stmts), std::move(s.stack), std::move(s.term), s.pop_except,
                      s.reraise, s.end_finally};

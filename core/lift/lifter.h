@@ -93,6 +93,8 @@ class Lifter {
   const VersionRow& row_;
   std::set<std::string> globals_, nonlocals_;
   std::set<std::string> taken_;        // every name the code (and its nested code) uses
+  bool names_collected_ = false;
+  std::set<std::string>& taken();
   std::set<std::string> temporaries_;
   int temporary_count_ = 0;
   std::uint64_t value_count_ = 0;  // Item::seq source
