@@ -103,6 +103,18 @@ def bytecode_logger() -> logging.Logger:
     return torch._logging.getArtifactLogger("torch._dynamo.convert_frame", "bytecode")
 
 
+def structured_trace_seconds() -> float:
+    """Seconds torch has spent on structured-trace events in this process so far
+    (building payloads and calling handlers; torch only builds them while a handler
+    such as ours listens). 0.0 where torch does not count it."""
+    try:
+        from torch._logging import _internal
+
+        return float(sum(getattr(_internal, "structured_logging_overhead", {}).values()))
+    except Exception:
+        return 0.0
+
+
 def is_resume_code(name: str) -> bool:
     return name.startswith("torch_dynamo_resume_in_") or name.startswith("<resume in ")
 

@@ -87,6 +87,7 @@ def prepare_debug(dump_src_dir: "os.PathLike[str] | str", clean_wild_fx_code: bo
     _enter("prepare_debug")
     handle = collector = fx_files = None
     hook: Optional[DumpHook] = None
+    trace_start = compat.structured_trace_seconds()
     try:
         dump = DumpDir(dump_src_dir, compat.distributed_rank())
         if clean_wild_fx_code:
@@ -108,14 +109,17 @@ def prepare_debug(dump_src_dir: "os.PathLike[str] | str", clean_wild_fx_code: bo
             if fx_files is not None:
                 fx_files.detach()
             if hook is not None:
+                sec = hook.dump.seconds
+                # torch's side of the structured trace: building the payloads our handler asked for
+                sec["trace"] = max(0.0, compat.structured_trace_seconds() - trace_start
+                                   - sec.get("trace_handler", 0.0))
                 _write_full_code(hook.dump, hook)
                 hook.dump.finish()
                 _last_dump = hook.dump.folder
                 if not quiet:
-                    sec = hook.dump.seconds
                     print(f"unveil: wrote {len(hook.dump.written)} files to {hook.dump.folder} "
-                          f"(decompiling {sec.get('decompile', 0.0):.3f} s, writing {sec.get('write', 0.0):.3f} s)",
-                          file=sys.stderr)
+                          f"(decompiling {sec.get('decompile', 0.0):.3f} s, writing {sec.get('write', 0.0):.3f} s, "
+                          f"structured trace {sec['trace']:.3f} s)", file=sys.stderr)
         finally:
             if hook is not None:
                 hook.release()

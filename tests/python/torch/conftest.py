@@ -2,6 +2,7 @@
 import importlib.util
 import os
 import sys
+import textwrap
 
 import pytest
 
@@ -32,3 +33,24 @@ def load():
 
 def venv_python():
     return sys.executable
+
+
+# The start of the child script that the pdb and the debugpy tests run: it compiles
+# f under prepare_debug(argv[1]); each test appends how it then runs f under debug().
+COMPILE_F_UNDER_PREPARE_DEBUG = textwrap.dedent('''
+    import sys, torch
+    import unveil.dynamo as ud
+    def f(x):
+        y = x + 1
+        return y * 2
+    cf = torch.compile(f, backend="eager", fullgraph=True)
+    x = torch.arange(3.0)
+    with ud.prepare_debug(sys.argv[1], quiet=True):
+        cf(x)
+''')
+
+
+@pytest.fixture
+def compile_f_script():
+    """Child-script head: compile f (eager, fullgraph) under prepare_debug(argv[1])."""
+    return COMPILE_F_UNDER_PREPARE_DEBUG

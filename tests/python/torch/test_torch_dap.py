@@ -146,16 +146,9 @@ def test_debugpy_stops_in_dumped_file(tmp_path):
     assert "RESULT 41" in out
 
 
-GRAPH = textwrap.dedent('''
-    import sys, torch, debugpy
-    import unveil.dynamo as ud
-    def f(x):
-        y = x + 1
-        return y * 2
-    cf = torch.compile(f, backend="eager", fullgraph=True)
-    x = torch.arange(3.0)
-    with ud.prepare_debug(sys.argv[1], quiet=True):
-        cf(x)
+# appended to the compile_f_script fixture's head
+GRAPH_TAIL = textwrap.dedent('''
+    import debugpy
     debugpy.listen(("127.0.0.1", int(sys.argv[2])))
     print("DUMPED", flush=True)
     debugpy.wait_for_client()
@@ -164,13 +157,13 @@ GRAPH = textwrap.dedent('''
 ''')
 
 
-def test_debugpy_stops_in_dumped_graph_code(tmp_path):
+def test_debugpy_stops_in_dumped_graph_code(tmp_path, compile_f_script):
     """Real torch.compile (eager backend): stepping into Dynamo's graph code."""
     def find(dump, rest):
         path = str(dump / "graph_code" / "__compiled_fn_0_0.forward.py")
         return path, next(i for i, t in enumerate(open(path).read().splitlines(), 1) if "+ 1" in t)
 
-    top, values, out = _dap_session(GRAPH, tmp_path, find)
+    top, values, out = _dap_session(compile_f_script + GRAPH_TAIL, tmp_path, find)
     assert top["name"] == "forward"
     assert "tensor([0., 1., 2.])" in values.get("l_x_", ""), values
     assert "RESULT [2.0, 4.0, 6.0]" in out

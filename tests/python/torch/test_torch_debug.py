@@ -141,16 +141,8 @@ def test_pdb_stops_in_dumped_file(tmp_path):
     assert "RESULT 41" in out
 
 
-DYNAMO = textwrap.dedent('''
-    import sys, torch
-    import unveil.dynamo as ud
-    def f(x):
-        y = x + 1
-        return y * 2
-    cf = torch.compile(f, backend="eager", fullgraph=True)
-    x = torch.arange(3.0)
-    with ud.prepare_debug(sys.argv[1], quiet=True):
-        cf(x)
+# appended to the compile_f_script fixture's head
+DEBUG_TAIL = textwrap.dedent('''
     with ud.debug(pause=False):
         breakpoint()
         print("RESULT", cf(x).tolist())
@@ -169,22 +161,23 @@ STAND_IN = textwrap.dedent('''
 
 
 @pytest.mark.parametrize("decompiler", ["unveil", "stand_in"])
-def test_pdb_stops_in_dumped_dynamo_code(tmp_path, decompiler):
+def test_pdb_stops_in_dumped_dynamo_code(tmp_path, decompiler, compile_f_script):
     """pdb through stdin stops in __transformed_code_*.py of a real torch.compile.
-    With the real decompiler this xfails until it rebuilds Dynamo 2.13's code; the
-    stand-in shows unveil's side works."""
+    Both the real decompiler and a stand-in (unveil's side alone) must rebuild
+    Dynamo 2.13's code so that the breakpoint is in code that runs."""
     def find(dump):
         path = os.path.join(dump, "__transformed_code_0_0_for_f.py")
         text = open(path).read()
         if "could not decompile" in text or "NOT what runs" in text:
             reason = next(ln for ln in text.splitlines() if "could not decompile" in ln or "NOT what runs" in ln)
-            pytest.xfail(f"the decompiler cannot rebuild this Dynamo code yet: {reason}")
+            pytest.fail(f"the decompiler did not rebuild this Dynamo code: {reason}")
         lines = text.splitlines()
         line = next(i for i, t in enumerate(lines, 1) if "__compiled_fn" in t and "=" in t)
         return path, line, "x"
 
-    script = DYNAMO if decompiler == "unveil" else DYNAMO.replace(
-        "import unveil.dynamo as ud\n", "import unveil.dynamo as ud\n" + STAND_IN)
+    script = compile_f_script + DEBUG_TAIL
+    if decompiler == "stand_in":
+        script = script.replace("import unveil.dynamo as ud\n", "import unveil.dynamo as ud\n" + STAND_IN)
     out = _pdb_session(script, tmp_path, find)
     assert "__transformed_code_0_0_for_f.py(" in out, out
     assert "tensor([0., 1., 2.])" in out
@@ -192,7 +185,7 @@ def test_pdb_stops_in_dumped_dynamo_code(tmp_path, decompiler):
 
 
 @pytest.mark.parametrize("backend", ["eager", "aot_eager"])
-def test_pdb_steps_into_dumped_graph_code(tmp_path, backend):
+def test_pdb_steps_into_dumped_graph_code(tmp_path, backend, compile_f_script):
     def find(dump):
         def order(name):  # __compiled_fn_0_0.forward[.<n>].py, in the order written
             parts = name.split(".")
@@ -206,7 +199,8 @@ def test_pdb_steps_into_dumped_graph_code(tmp_path, backend):
                            for m in [re.search(r"(?:\+ 1|add\.Tensor\(\w+, 1\));\s+(\w+) = None", t)] if m)
         return path, line, local
 
-    out = _pdb_session(DYNAMO.replace('backend="eager"', f'backend="{backend}"'), tmp_path, find)
+    script = (compile_f_script + DEBUG_TAIL).replace('backend="eager"', f'backend="{backend}"')
+    out = _pdb_session(script, tmp_path, find)
     assert "forward()" in out, out
     assert "tensor([0., 1., 2.])" in out, out
     assert "RESULT [2.0, 4.0, 6.0]" in out
@@ -294,17 +288,28 @@ def test_install_adds_decompiled_source_to_bytecode_log(fresh_dynamo):
 
 
 RANK = textwrap.dedent('''
-    import os, sys, torch
+    import datetime, os, sys, time, torch
     import torch.distributed as dist
     import unveil.dynamo as ud
-    dist.init_process_group("gloo", rank=int(os.environ["RANK"]), world_size=2)
+    rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
+    # Rank 0 hosts the store, so it must leave last: a host that exits while another
+    # rank still uses the store or its gloo pairs aborts ("terminate called without an
+    # active exception"). Hence a store of our own and a leaving handshake on it.
+    store = dist.TCPStore(os.environ["MASTER_ADDR"], int(os.environ["MASTER_PORT"]), world,
+                          is_master=rank == 0, timeout=datetime.timedelta(seconds=120))
+    dist.init_process_group("gloo", store=store, rank=rank, world_size=world)
     def f(x):
         return x * (dist.get_rank() + 1)
     with ud.prepare_debug(sys.argv[1], quiet=True) as folder:
         y = torch.compile(f, backend="eager")(torch.ones(2))
     t = y.clone(); dist.all_reduce(t)
-    print("FOLDER", folder, t.tolist())
+    print("FOLDER", folder, t.tolist(), flush=True)
+    dist.barrier()  # no rank tears down while another still runs a collective
     dist.destroy_process_group()
+    store.add("left", 1)
+    end = time.monotonic() + 120
+    while rank == 0 and store.add("left", 0) < world and time.monotonic() < end:
+        time.sleep(0.05)
 ''')
 
 
@@ -315,14 +320,20 @@ def test_two_gloo_ranks_get_their_own_folders(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     procs = []
-    for rank in (0, 1):
-        env = dict(os.environ, RANK=str(rank), WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
-        procs.append(subprocess.Popen([sys.executable, "-c", RANK, str(tmp_path)], env=env,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
-    outs = [p.communicate(timeout=300) for p in procs]
-    for p, (o, e) in zip(procs, outs):
-        assert p.returncode == 0, e
-        assert "[3.0, 3.0]" in o
+    try:
+        for rank in (0, 1):
+            env = dict(os.environ, RANK=str(rank), WORLD_SIZE="2", MASTER_ADDR="127.0.0.1",
+                       MASTER_PORT=str(port), PYTHONFAULTHANDLER="1")
+            procs.append(subprocess.Popen([sys.executable, "-c", RANK, str(tmp_path)], env=env,
+                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        outs = [p.communicate(timeout=300) for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+    for rank, (p, (o, e)) in enumerate(zip(procs, outs)):
+        assert p.returncode == 0, f"rank {rank}:\n{e}"
+        assert f"FOLDER {tmp_path.resolve() / f'rank_{rank}'} [3.0, 3.0]" in o, o
     for rank in (0, 1):
         folder = tmp_path / f"rank_{rank}"
         names = os.listdir(folder)

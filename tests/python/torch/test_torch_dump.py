@@ -62,7 +62,7 @@ def test_graph_breaks_and_resume_functions(tmp_path, fresh_dynamo, load, capsys)
     err = capsys.readouterr().err
     assert re.search(r"unveil: compile 0/0 breaks \(test_torch_dump.py:\d+\)", err)
     total = sum(len([f for f in fs if not f.startswith(".")]) for _, _, fs in os.walk(folder))
-    assert re.search(rf"unveil: wrote {total} files to {re.escape(str(folder))} \(decompiling [\d.]+ s, writing [\d.]+ s\)", err), err
+    assert re.search(rf"unveil: wrote {total} files to {re.escape(str(folder))} \(decompiling [\d.]+ s, writing [\d.]+ s, structured trace [\d.]+ s\)", err), err
     names = files(folder)
     assert "__transformed_code_0_0_for_breaks.py" in names
     resumes = [n for n in names if n.startswith("__transformed_code_") and "torch_dynamo_resume_in_breaks_at_" in n]
