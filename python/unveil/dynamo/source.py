@@ -191,6 +191,9 @@ def render(code: types.CodeType, new_code: types.CodeType, compile_id: str) -> R
         lines.append("def __unveil_closure_factory():")
         lines.append(indent + ", ".join(new_code.co_freevars) + " = " + ", ".join(["None"] * len(new_code.co_freevars)))
         lines.append(indent + f"def {fname}({sig}):")
+        # Dynamo keeps closure variables a resume function never reads; naming
+        # them keeps them free variables of the recompiled code (it compiles to nothing).
+        lines.append(indent * 2 + f"if False: ({', '.join(new_code.co_freevars)},)")
         lines.extend(indent + ln if ln.strip() else ln for ln in body_lines)
         lines.append(indent + f"return {fname}")
     else:

@@ -170,6 +170,26 @@ def test_resume_function_with_closure(tmp_path, fresh_dynamo, load):
     check_dump_contents(folder, load)
 
 
+def _closure_forward(kind):
+    def forward(x):
+        y = x.sin() if kind else x
+        print("graph break")
+        return y.cos() * 2  # the resume function still carries `kind`, unread
+    return forward
+
+
+def test_resume_function_keeps_unread_closure_variables(tmp_path, fresh_dynamo):
+    f = _closure_forward("k")
+    x = torch.randn(3)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with ud.prepare_debug(tmp_path, quiet=True):
+            got = torch.compile(f, backend="eager")(x)
+    assert torch.equal(got, f(x))
+    ours = [str(w.message) for w in caught if "unveil" in str(w.message)]
+    assert ours == [], ours  # every frame, the resume function included, runs from our source
+
+
 # --- backends and training ------------------------------------------------------------------
 
 class Tiny(torch.nn.Module):
