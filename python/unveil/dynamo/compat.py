@@ -1,6 +1,8 @@
 """Everything that depends on the installed torch version lives here.
 
-Support window: torch 2.5 to 2.13 (``SUPPORTED_WINDOW``). Inside it each
+Support window: torch 2.5 to 2.14 (``SUPPORTED_WINDOW``; 2.14.1's hooks, cache-entry,
+compile-id and ``_exec_with_source`` code read the same as 2.13's, and the model
+corpus runs under it). Inside it each
 private torch API is reached through one function below; outside it unveil
 warns once and tries the same calls, failing softly where they are missing.
 """
@@ -10,7 +12,7 @@ import re
 import warnings
 from typing import Any, Callable, Iterator, List, Optional, Tuple
 
-SUPPORTED_WINDOW: Tuple[Tuple[int, int], Tuple[int, int]] = ((2, 5), (2, 13))
+SUPPORTED_WINDOW: Tuple[Tuple[int, int], Tuple[int, int]] = ((2, 5), (2, 14))
 TRACE_LOGGER_NAME = "torch.__trace"  # structured trace: records carry .metadata/.payload
 
 _version_checked = False

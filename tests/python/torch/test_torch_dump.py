@@ -320,10 +320,11 @@ def test_nesting_and_bad_dirs(tmp_path, fresh_dynamo):
 def test_unknown_torch_version_warns(monkeypatch):
     monkeypatch.setattr(compat, "torch_version", lambda: (9, 1))
     monkeypatch.setattr(compat, "_version_checked", False)
-    with pytest.warns(RuntimeWarning, match="supports torch 2.5 to 2.13"):
+    with pytest.warns(RuntimeWarning, match="supports torch 2.5 to 2.14"):
         assert compat.check_version() is False
-    monkeypatch.setattr(compat, "torch_version", lambda: (2, 13))
-    assert compat.check_version() is True
+    for inside in ((2, 5), (2, 13), (2, 14)):
+        monkeypatch.setattr(compat, "torch_version", lambda v=inside: v)
+        assert compat.check_version() is True
 
 
 @pytest.mark.parametrize("backend", ["eager", "aot_eager"])
