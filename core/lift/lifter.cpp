@@ -102,6 +102,7 @@ struct Lifter::State {
     emit(ast::expr_stmt(ast::call(ast::attribute(obj, method), {std::move(arg)})));
   }
   void store(ExprPtr target, Item value);
+  void note_inplace(const ExprPtr& e, ast::Operator op) { lifter.inplace_[e.get()] = Lifter::InplaceOp{e, op}; }
   void call(Item callable, std::vector<Item> args, std::vector<ast::Keyword> keywords);
 };
 
@@ -165,12 +166,6 @@ ExprPtr subscript_index(const ExprPtr& e) {
   return ast::slice(part(s->start), part(s->stop), part(s->step));
 }
 
-// The inplace BinOps lifting built, for augmented assignment on store.
-struct InplaceOp {
-  std::weak_ptr<const ast::Expr> expr;
-  ast::Operator op;
-};
-thread_local std::unordered_map<const ast::Expr*, InplaceOp> g_inplace;
 
 bool same_target(const ExprPtr& target, const ExprPtr& left) {
   if (!target || !left) return false;
@@ -435,7 +430,8 @@ void Lifter::State::store(ExprPtr target, Item item) {
       return;
     }
   ExprPtr v = value(std::move(item));
-  if (auto it = g_inplace.find(v.get()); it != g_inplace.end() && it->second.expr.lock() == v) {
+  auto& inplace = lifter.inplace_;
+  if (auto it = inplace.find(v.get()); it != inplace.end() && it->second.expr.lock() == v) {
     auto* bin = v->as<ast::BinOp>();
     if (same_target(target, bin->left)) {
       emit(ast::aug_assign(target, it->second.op, bin->right));
@@ -845,7 +841,7 @@ void push_binary(State& s, BinaryOperator op) {
   ExprPtr right = s.pop_value();
   ExprPtr left = s.pop_value();
   ExprPtr e = ast::binop(left, op.op, right);
-  if (op.inplace) g_inplace[e.get()] = InplaceOp{e, op.op};
+  if (op.inplace) s.note_inplace(e, op.op);
   s.push(e);
 }
 void op_binary_named(State& s) {
