@@ -696,7 +696,9 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
   reach(f, kFromF);
   std::uint32_t last = 0;
   while (!heap.empty()) {
-    auto [order, x] = heap.top();
+    // (not a structured binding: clang 14 cannot capture one in the lambda below)
+    const std::uint32_t order = heap.top().first;
+    const BlockId x = heap.top().second;
     heap.pop();
     if (order < last) return if_follow_by_search(t, f, stop);  // a back edge: search it all
     last = order;
