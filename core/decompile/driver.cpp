@@ -1,7 +1,6 @@
 #include "decompile/driver.h"
 
 #include "ast/build.h"
-#include "ast/rewrite.h"
 #include "emit/unparse.h"
 #include <cstdio>
 #include <cstdlib>
@@ -74,13 +73,6 @@ StmtList Driver::body(const std::shared_ptr<const CodeObject>& code, BodyKind ki
   DecodedCode decoded = decode(code, version_, kInstructionsOnly);
   structure::Structurer s(decoded, *this);
   StmtList stmts = structure::inline_temporaries(s.run(), s.lifter().temporaries());
-  // A comprehension's append marker left in the body means the loop could not
-  // be rebuilt as a comprehension: say so rather than print a wrong loop.
-  for (const ast::StmtPtr& st : stmts)
-    ast::visit_stmt(st, [](const ast::ExprPtr& e) {
-      if (auto* n = e->as<ast::Name>(); n && (n->id == lift::kAppendMarker || n->id == lift::kMapAddMarker))
-        throw Error(ErrorKind::Decode, "structure: a comprehension could not be rebuilt");
-    }, true);
   bool whole = kind == BodyKind::Module || kind == BodyKind::Function;
   if (whole) stmts = drop_tail_returns(std::move(stmts), kind == BodyKind::Function);
   stmts = structure::simplify(stmts, version_.minor, whole);
