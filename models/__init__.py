@@ -25,6 +25,15 @@ INDUCTOR: List[str] = ["vision/ncf", "vision/vae", "vision/dcgan", "vision/super
                        "vision/lstm_lm", "vision/dlrm", "vision/unet", "timm/test_resnet", "hf/bert"]
 INDUCTOR_SAMPLE: List[str] = INDUCTOR[:2]
 
+# Models whose training step under plain torch.compile(backend="aot_eager") is not bitwise equal to
+# eager mode: torch's own numerics (AOTAutograd's decompositions), measured with unveil switched off.
+# Their aot_eager run must still equal plain torch.compile bitwise; the comparison with eager mode is
+# carried by an extra training run with the eager backend.
+TORCH_AOT_DIFFERS: Dict[str, str] = {
+    "hf/convnext": "plain torch.compile(backend='aot_eager') differs from eager by 1.5e-11 in the "
+                   "training step (measured max difference; unveil's runs equal plain bitwise)",
+}
+
 
 def corpus() -> List[ModelSpec]:
     from . import hf_zoo, timm_zoo, vision_zoo

@@ -59,7 +59,8 @@ def top_reasons(results: List[Dict[str, Any]], n: int = 12) -> List[tuple]:
 
 
 def _runs_cell(r: Dict[str, Any]) -> str:
-    return ", ".join(f"{run['label']} {'ok' if run['verified'] else 'no'}" for run in r["runs"])
+    return ", ".join(f"{run['label']} {'ok' if run['verified'] else 'no'}{'*' if run.get('note') else ''}"
+                     for run in r["runs"])
 
 
 def markdown(results: List[Dict[str, Any]], tag: str, seconds: float, vers: Dict[str, str]) -> str:
@@ -92,6 +93,9 @@ def markdown(results: List[Dict[str, Any]], tag: str, seconds: float, vers: Dict
         fail = r["failure"].replace("|", "/").replace("\n", " ")[:300]
         lines.append(f"| {r['name']} | {'yes' if r['verified'] else 'no'} | {frames} | {resume} | {src} | "
                      f"{graphs} | {breaks} | {r['seconds']:.1f} | {r.get('cpu_seconds', 0.0):.1f} | {_runs_cell(r)} | {fail} |")
+    notes = [f"- {r['name']} {run['label']}: {run['note']}" for r in results for run in r["runs"] if run.get("note")]
+    if notes:
+        lines += ["", "## Waived comparisons (marked *)", ""] + notes
     reasons = top_reasons(results)
     if reasons:
         lines += ["", "## Most frequent reasons (models affected)", ""]
