@@ -225,15 +225,13 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
         break;
       case TK::Branch:
       case TK::KeepBranch:
-        if (eff.stmts.empty() || true) {
-          // Statements of this block stay; only its value computation is redone.
-          lift::Stack saved = entry_stack_;
+        {
+          // Statements of this block stay; the value its branch computes may be one expression.
           BlockId next = kNoBlock;
-          if (eff.stmts.empty() && try_value_branch(b, stop, out, next)) {
+          if (try_value_branch(b, eff, stop, out, next)) {
             b = next;
             break;
           }
-          entry_stack_ = saved;
         }
         if (eff.term.kind == TK::KeepBranch) {
           b = structure_keep(b, eff, stop, out, false);
@@ -636,30 +634,52 @@ std::optional<Structurer::Cond> Structurer::pure_condition(BlockId b, const lift
 }
 
 // Short-circuit jump chains: a condition block that only feeds another branch
-// with a shared target is one `and`/`or` condition.
+// with a shared target is one `and`/`or` condition. The block fed may itself
+// be such a chain (`a or b and c`): it is collapsed first, and taken whole.
 Structurer::Cond Structurer::collapse(Cond c, const lift::Stack& stack) {
+  std::vector<BlockId> used;
+  c = collapse_into(c, stack, used, 0);
+  for (BlockId u : used) mark(u);
+  return c;
+}
+
+// The condition starting at block `b` (statement-free, one predecessor) with
+// its own chain collapsed; the blocks it took are appended to `used`.
+std::optional<Structurer::Cond> Structurer::compound_condition(BlockId b, const lift::Stack& stack,
+                                                               std::vector<BlockId>& used, int depth) {
+  if (depth > 64 || std::find(used.begin(), used.end(), b) != used.end()) return std::nullopt;
+  auto p = pure_condition(b, stack);
+  if (!p) return std::nullopt;
+  used.push_back(b);
+  return collapse_into(*p, stack, used, depth + 1);
+}
+
+Structurer::Cond Structurer::collapse_into(Cond c, const lift::Stack& stack, std::vector<BlockId>& used,
+                                           int depth) {
   using ast::BoolOperator;
   for (int guard = 0; guard < 10000; ++guard) {
-    if (auto t = pure_condition(c.t, stack)) {
+    std::vector<BlockId> trial = used;
+    if (auto t = compound_condition(c.t, stack, trial, depth)) {
       if (t->f == c.f) {
-        mark(c.t);
+        used = std::move(trial);
         c = Cond{flatten_boolop(BoolOperator::And, c.expr, t->expr), t->t, c.f};
         continue;
       }
       if (t->t == c.f) {
-        mark(c.t);
+        used = std::move(trial);
         c = Cond{flatten_boolop(BoolOperator::And, c.expr, negate(t->expr)), t->f, c.f};
         continue;
       }
     }
-    if (auto f = pure_condition(c.f, stack)) {
+    trial = used;
+    if (auto f = compound_condition(c.f, stack, trial, depth)) {
       if (f->t == c.t) {
-        mark(c.f);
+        used = std::move(trial);
         c = Cond{flatten_boolop(BoolOperator::Or, c.expr, f->expr), c.t, f->f};
         continue;
       }
       if (f->f == c.t) {
-        mark(c.f);
+        used = std::move(trial);
         c = Cond{flatten_boolop(BoolOperator::Or, c.expr, negate(f->expr)), c.t, f->t};
         continue;
       }
@@ -784,11 +804,16 @@ ast::ExprPtr tidy_value(const ast::ExprPtr& test, const ast::ExprPtr& body, cons
 }
 }  // namespace
 
+constexpr std::size_t kUnset = static_cast<std::size_t>(-1);  // value_region's depth, not known yet
+
 // The value the region from `b` leaves on the stack at `merge`, when every
 // path is statement-free (and/or values, conditional expressions, chained
-// comparisons); nullptr otherwise. Blocks are lifted tentatively and recorded
-// in `seen`.
-ast::ExprPtr Structurer::value_region(BlockId b, lift::Stack stack, BlockId merge, std::size_t depth,
+// comparisons); nullptr otherwise. Below that value, every path must leave
+// the same first `depth` items of `base` (the stack at the first branch; a
+// chained comparison's cleanup pops the shared operand): the first path to
+// arrive sets `depth`. Blocks are lifted tentatively and recorded in `seen`.
+ast::ExprPtr Structurer::value_region(BlockId b, const lift::Stack& stack, BlockId merge,
+                                      const lift::Stack& base, std::size_t& depth,
                                       std::vector<BlockId>& seen, int budget) {
   if (budget <= 0 || b == kNoBlock || b == merge || loops_.loop_of_header(b) != cfg::kNoLoop) return nullptr;
   if (!context_.empty() && (b == context_.back().header || b == context_.back().follow)) return nullptr;
@@ -800,14 +825,23 @@ ast::ExprPtr Structurer::value_region(BlockId b, lift::Stack stack, BlockId merg
   }
   if (!eff.stmts.empty()) return nullptr;
   seen.push_back(b);
+  return value_of_effect(b, eff, merge, base, depth, seen, budget);
+}
+
+// The rest of value_region, from the effect of `b` already lifted.
+ast::ExprPtr Structurer::value_of_effect(BlockId b, const lift::BlockEffect& eff, BlockId merge,
+                                         const lift::Stack& base, std::size_t& depth,
+                                         std::vector<BlockId>& seen, int budget) {
   auto at_merge = [&](BlockId next, const lift::Stack& st) -> ast::ExprPtr {
     if (next == merge) {
-      if (st.size() != depth + 1 || st.back().kind != Item::Kind::Value) return nullptr;
+      if (st.empty() || st.back().kind != Item::Kind::Value) return nullptr;
+      if (depth == kUnset) depth = st.size() - 1;
+      if (st.size() != depth + 1 || depth > base.size()) return nullptr;
       for (std::size_t k = 0; k < depth; ++k)
-        if (st[k].expr != stack[k].expr) return nullptr;
+        if (st[k].expr != base[k].expr) return nullptr;
       return st.back().expr;
     }
-    return value_region(next, st, merge, depth, seen, budget - 1);
+    return value_region(next, st, merge, base, depth, seen, budget - 1);
   };
   BlockId taken = jump_successor(b), fall = fall_successor(b);
   switch (eff.term.kind) {
@@ -841,22 +875,26 @@ ast::ExprPtr Structurer::value_region(BlockId b, lift::Stack stack, BlockId merg
 }
 
 // A branch whose arms only compute one value for the merge: one expression.
-bool Structurer::try_value_branch(BlockId b, BlockId stop, Seq& out, BlockId& next) {
+// `eff` is the branch block's effect; its statements are already in `out`,
+// and the values it pushed before the condition stay below the new value.
+bool Structurer::try_value_branch(BlockId b, const lift::BlockEffect& eff, BlockId stop, Seq& out,
+                                  BlockId& next) {
   const Instruction& last = graph_.last_instruction(b);
   if (!last.jump_target) return false;
   BlockId taken = jump_successor(b), fall = fall_successor(b);
   BlockId merge = if_follow(b, taken, fall, stop);
   if (merge == kNoBlock) return false;
-  // Re-run the branch block itself from the stack it started with.
+  lift::Stack base = eff.stack;  // the stack below the value: the condition, if kept, is part of it
+  if (!base.empty() && (eff.term.kind == TK::KeepBranch || base.back().expr == eff.term.cond))
+    base.pop_back();
   std::vector<BlockId> seen;
-  emitted_[b] = false;
-  ast::ExprPtr v = value_region(b, entry_stack_, merge, entry_stack_.size(), seen, 64);
-  emitted_[b] = true;
+  std::size_t depth = kUnset;
+  ast::ExprPtr v = value_of_effect(b, eff, merge, base, depth, seen, 64);
   if (!v) return false;
   for (BlockId x : seen)
     if (x != b && emitted_[x]) return false;
   for (BlockId x : seen) emitted_[x] = true;
-  out.stack = entry_stack_;
+  out.stack.assign(base.begin(), base.begin() + static_cast<std::ptrdiff_t>(depth));
   out.stack.push_back(Item::value(v));
   next = merge;
   return true;
@@ -915,7 +953,8 @@ std::optional<Structurer::Cond> Structurer::chained_condition(Cond c, lift::Stac
 // `target` does: goes to it, to a PEP 626 copy of it, or repeats it inline.
 bool Structurer::joins(BlockId cleanup, BlockId target) const {
   if (pops_only(cleanup)) {
-    BlockId to = normal_successor(cleanup);
+    BlockId to = through_jumps(normal_successor(cleanup));
+    target = through_jumps(target);
     return to == target || copies_block(to, target) || copies_block(target, to);
   }
   auto ins = graph_.instructions(cleanup);
@@ -930,6 +969,22 @@ bool Structurer::joins(BlockId cleanup, BlockId target) const {
   for (const Instruction& i : graph_.instructions(target))
     if (i.name() != "NOP" && i.name() != "EXTENDED_ARG") b.emplace_back(i.opcode, i.arg);
   return a == b;
+}
+
+// Where a block that only jumps (NOPs and one unconditional jump: `if not
+// a < b < c` jumps over the cleanup) leads; any other block is itself.
+BlockId Structurer::through_jumps(BlockId b) const {
+  for (int hops = 0; hops < 16 && b != kNoBlock && b < graph_.size(); ++hops) {
+    for (const Instruction& i : graph_.instructions(b)) {
+      std::string_view n = i.name();
+      if (n != "NOP" && n != "JUMP_FORWARD" && n != "JUMP_ABSOLUTE" && n != "JUMP" && n != "NOT_TAKEN")
+        return b;
+    }
+    BlockId next = normal_successor(b);
+    if (next == b) return b;
+    b = next;
+  }
+  return b;
 }
 
 bool Structurer::single_entry(BlockId b) const {

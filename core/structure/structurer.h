@@ -75,13 +75,22 @@ class Structurer {
   cfg::BlockId structure_keep(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
                               bool pop_in_block);
   cfg::BlockId structure_loop(cfg::BlockId h, Seq& out);
-  ast::ExprPtr value_region(cfg::BlockId b, lift::Stack stack, cfg::BlockId merge, std::size_t depth,
-                            std::vector<cfg::BlockId>& seen, int budget);
-  bool try_value_branch(cfg::BlockId b, cfg::BlockId stop, Seq& out, cfg::BlockId& next);
+  ast::ExprPtr value_region(cfg::BlockId b, const lift::Stack& stack, cfg::BlockId merge,
+                            const lift::Stack& base, std::size_t& depth, std::vector<cfg::BlockId>& seen,
+                            int budget);
+  ast::ExprPtr value_of_effect(cfg::BlockId b, const lift::BlockEffect& eff, cfg::BlockId merge,
+                               const lift::Stack& base, std::size_t& depth, std::vector<cfg::BlockId>& seen,
+                               int budget);
+  bool try_value_branch(cfg::BlockId b, const lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
+                        cfg::BlockId& next);
   ast::ExprPtr inlined_comprehension(const ast::For& loop, const lift::Stack& stack) const;
   Cond collapse(Cond c, const lift::Stack& stack);
+  Cond collapse_into(Cond c, const lift::Stack& stack, std::vector<cfg::BlockId>& used, int depth);
+  std::optional<Cond> compound_condition(cfg::BlockId b, const lift::Stack& stack,
+                                         std::vector<cfg::BlockId>& used, int depth);
   std::optional<Cond> chained_condition(Cond c, lift::Stack& stack);
   bool single_entry(cfg::BlockId b) const;
+  cfg::BlockId through_jumps(cfg::BlockId b) const;
   bool pops_only(cfg::BlockId b) const;
   bool joins(cfg::BlockId cleanup, cfg::BlockId target) const;
   std::optional<Cond> pure_condition(cfg::BlockId b, const lift::Stack& stack);
