@@ -258,8 +258,22 @@ class Subject:
         return make_break_wrapper(m, brk) if brk else m
 
     def reset(self, m: Any, brk: str) -> None:
-        """Back to the pristine state in place (same objects, so Dynamo's guards still hold)."""
-        (m.inner if brk else m).load_state_dict(self.state)
+        """Back to the pristine state in place (same objects, so Dynamo's guards still hold).
+        Non-persistent buffers are not in the state dict, and a model may replace one on its
+        first call (timm's ConViT caches ``rel_indices``): they are put back too."""
+        import torch
+
+        inner = m.inner if brk else m
+        inner.load_state_dict(self.state)
+        pristine = dict(self.model.named_modules())
+        for name, module in inner.named_modules():
+            for key in getattr(module, "_non_persistent_buffers_set", ()):
+                now, then = module._buffers.get(key), pristine[name]._buffers.get(key)
+                if now is None or then is None or now.shape != then.shape or now.dtype != then.dtype:
+                    module._buffers[key] = None if then is None else then.detach().clone()
+                else:
+                    with torch.no_grad():
+                        now.copy_(then)
         for p in m.parameters():
             p.grad = None
 
@@ -427,7 +441,7 @@ def run_parent(names: List[str], out_dir: Path, dump_root: Path, timeout: float,
     work.mkdir(exist_ok=True)
     t0 = time.perf_counter()
     env = dict(os.environ, OMP_NUM_THREADS=str(max(1, 2 // jobs)), PYTHONWARNINGS="ignore::FutureWarning")
-    env.setdefault("TORCHINDUCTOR_CACHE_DIR", str(ROOT / "build" / "h-models-inductor-cache"))
+    env.setdefault("TORCHINDUCTOR_CACHE_DIR", str(ROOT / "build" / "models-inductor-cache"))
     done = [0]
     lock = threading.Lock()
 
@@ -477,7 +491,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     group.add_argument("--list", action="store_true", help="print the corpus and exit")
     ap.add_argument("--json", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--out", type=Path, default=ROOT / "reports" / "models")
-    ap.add_argument("--dump-root", type=Path, default=ROOT / "build" / "h-models-dumps")
+    ap.add_argument("--dump-root", type=Path, default=ROOT / "build" / "models-dumps")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per model")
     ap.add_argument("--no-inductor", action="store_true", help="skip the inductor runs")
     ap.add_argument("--inductor", action="store_true", help=argparse.SUPPRESS)  # child: add inductor runs
@@ -485,6 +499,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--jobs", type=int, default=1,
                     help="models run at once (2: one torch thread each; Dynamo's tracing is single-threaded)")
     ap.add_argument("--tag", default="", help="report name (default: sample, all or only)")
+    ap.add_argument("--strict", action="store_true", help="exit with 1 unless every model is verified (CI)")
     a = ap.parse_args(argv)
     if a.child:
         run_child(a.child, a.json, a.dump_root, a.inductor, a.threads)
@@ -501,7 +516,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     results = run_parent(names, a.out, a.dump_root, a.timeout, inductor, tag, max(1, a.jobs))
     ok = sum(1 for r in results if r["verified"])
     print(f"{ok}/{len(results)} models verified")
-    return 0
+    return 1 if a.strict and ok != len(results) else 0
 
 
 if __name__ == "__main__":

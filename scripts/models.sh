@@ -6,7 +6,8 @@
 #   bash scripts/models.sh --sample   # the fixed CI sample (default)
 #   bash scripts/models.sh --all      # the whole corpus
 #   bash scripts/models.sh --only hf/bert timm/resnet18
-#   extra harness flags after the mode: --no-inductor, --timeout S, --tag NAME
+#   extra harness flags after the mode: --jobs 2, --no-inductor, --timeout S, --tag NAME,
+#   --out DIR, --strict (exit 1 unless every model is verified: CI uses it)
 #
 # Why these versions: see models/README.md.
 set -euo pipefail

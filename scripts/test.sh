@@ -3,19 +3,22 @@
 #
 #   bash scripts/test.sh            # everything CI runs
 #   bash scripts/test.sh --no-fuzz  # skip the two fuzzing minutes
+#   bash scripts/test.sh --no-models # skip the model sample (a 5.6 GB torch install)
 #
 # Stages: opcode tables up to date; C++ GoogleTest (Release, then ASan+UBSan);
 # libFuzzer on read+decode and on the whole pipeline for FUZZ_SECONDS (60)
 # each; pytest under every pyenv Python 3.8-3.13 (the syntax suite included);
 # dis equivalence on each version's Lib/ (EQUIV_LIMIT files, 0 = all); the
 # decompiler's round trip of each version's top-level Lib/*.py; the torch
-# layer under 3.11.
+# layer under 3.11; the model corpus's fixed sample (15 models, issue 5).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZ=1
+MODELS=1
 for arg in "$@"; do
   case "$arg" in
     --no-fuzz) FUZZ=0 ;;
+    --no-models) MODELS=0 ;;
     *) echo "unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -90,3 +93,11 @@ TORCH_BASE=$(ls -d "$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")"/versions/3
 .venvs/torch311/bin/python -m pip install -q torch==2.13.0 pytest debugpy
 .venvs/torch311/bin/python -m pip install -q .
 .venvs/torch311/bin/python -m pytest -q tests/python/torch
+
+if [ "$MODELS" = 1 ]; then
+  step "model corpus: the fixed sample of 15 models (torch 2.14.1, .venvs/models311)"
+  start=$SECONDS
+  bash scripts/models.sh --sample --jobs 2 --strict --out build/models-ci
+  .venvs/models311/bin/python -m pytest -q tests/python/models
+  echo "model sample stage: $((SECONDS - start)) s (install included)"
+fi

@@ -12,8 +12,8 @@ torch = pytest.importorskip("torch")
 if not hasattr(torch, "compile"):
     pytest.skip("torch is not installed", allow_module_level=True)
 
-from models import BREAK_IF, BREAK_PRINT, DYNAMIC, INDUCTOR, SAMPLE  # noqa: E402
-from models.harness import RunConfig, classify_dump, compare, plan, tensors_of  # noqa: E402
+from models import BREAK_IF, BREAK_PRINT, DYNAMIC, INDUCTOR, SAMPLE, TORCH_AOT_DIFFERS  # noqa: E402
+from models.harness import RunConfig, Subject, classify_dump, compare, plan, tensors_of  # noqa: E402
 from models.report import markdown, summary_line, top_reasons  # noqa: E402
 
 HEAD = "# Dynamo's transformed code of f (x.py:1),\n# compile id 0/0, written by unveil.\n"
@@ -73,6 +73,33 @@ def test_plans_and_subsets():
     assert all(r.mode == "infer" for r in plan("vision/ncf", train=False))
 
 
+def test_a_declared_torch_difference_adds_an_eager_training_run():
+    name = next(iter(TORCH_AOT_DIFFERS))
+    runs = plan(name)
+    assert RunConfig("train", "aot_eager") in runs and RunConfig("train", "eager") in runs
+    assert RunConfig("train", "eager") not in plan("hf/bert")
+
+
+def test_reset_puts_back_a_replaced_non_persistent_buffer():
+    class Cache(torch.nn.Module):  # replaces its buffer on the first call, as timm's ConViT does
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(2, 2)
+            self.register_buffer("cache", torch.zeros(1), persistent=False)
+
+        def forward(self, x):
+            if self.cache.shape[0] != x.shape[0]:
+                self.cache = torch.ones(x.shape[0])
+            return self.lin(x) * self.cache[:, None]
+
+    subject = Subject(Cache(), (torch.ones(3, 2),), {})
+    m = subject.fresh("")
+    m(*subject.args)
+    assert m.cache.shape == (3,)
+    subject.reset(m, "")
+    assert m.cache.shape == (1,) and float(m.cache[0]) == 0.0
+
+
 def _result(name, verified, failure=""):
     run = {"label": "infer/eager", "verified": verified, "frames": 2, "resume_frames": 1, "recompiled": 2,
            "graphs": 1, "graph_breaks": 1, "failure": failure, "warnings": []}
@@ -87,6 +114,10 @@ def test_report_summary_and_reasons():
     assert top_reasons(results)[0] == ("N frames not decompiled", 2)
     md = markdown(results, "t", 60.0, {"torch": "x"})
     assert "| hf/a | yes |" in md and md.rstrip().endswith("1/3 models verified")
+    assert "Waived" not in md
+    results[0]["runs"][0]["note"] = "eager comparison waived: torch differs"
+    md = markdown(results, "t", 60.0, {"torch": "x"})
+    assert "infer/eager ok*" in md and "- hf/a infer/eager: eager comparison waived: torch differs" in md
 
 
 def test_corpus_names_are_unique_and_large_enough():
