@@ -94,7 +94,10 @@ View forward_view(const Graph& graph, EdgeFilter filter) {
 View reverse_view(const Graph& graph, EdgeFilter filter) {
   const auto n = static_cast<std::uint32_t>(graph.size());
   const BlockId exit = n;
-  const std::vector<bool> reach = reachable_from_entry(graph, filter);
+  // Every block that runs at all, also one entered only through a handler
+  // (code after a `try` whose body always returns): it has post-dominators
+  // along the filter's edges like any other.
+  const std::vector<bool> reach = reachable_from_entry(graph, EdgeFilter::all());
   const Csr fsucc = filtered(graph, filter, true, reach);
   const Csr fpred = filtered(graph, filter, false, reach);
 

@@ -695,6 +695,15 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
     if (!context_.empty() && (x == context_.back().header || !in_current_loop(x))) return false;
     return true;
   };
+  // A try inside an arm continues after its handlers too (`if c: try: return
+  // f() except E: pass` goes on where the handler ends): the search follows
+  // the handlers of regions entered inside the arms, not those around `b`.
+  const std::vector<BlockId> around = handler_chain(b);
+  auto inner_handler = [&](BlockId x) -> BlockId {
+    const auto& h = graph_.block(x).handler;
+    if (!h || std::find(around.begin(), around.end(), h->block) != around.end()) return kNoBlock;
+    return h->block;
+  };
   BlockId p = pdom_.idom(b);
   if (usable(p) && (stop == kNoBlock || p == stop || pdom_.dominates(stop, p))) return p;
   // An arm leaves (return/raise/break): the merge is the earliest block (in
@@ -720,28 +729,31 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
     const std::uint32_t order = heap.top().first;
     const BlockId x = heap.top().second;
     heap.pop();
-    if (order < last) return if_follow_by_search(t, f, stop);  // a back edge: search it all
+    if (order < last) return if_follow_by_search(b, t, f, stop);  // a back edge: search it all
     last = order;
     std::uint8_t m = from[x];
     if (m == (kFromT | kFromF)) return x;
     if (x == stop) continue;
     bool back = false;
-    graph_.for_each_successor(x, EdgeFilter::normal(), [&](const cfg::Edge& e) {
-      if (usable(e.to) && rpo_index_[e.to] != 0xffffffffu && rpo_index_[e.to] <= order) back = true;
-      reach(e.to, m);
-    });
-    if (back) return if_follow_by_search(t, f, stop);
+    auto next = [&](BlockId to) {
+      if (usable(to) && rpo_index_[to] != 0xffffffffu && rpo_index_[to] <= order) back = true;
+      reach(to, m);
+    };
+    graph_.for_each_successor(x, EdgeFilter::normal(), [&](const cfg::Edge& e) { next(e.to); });
+    if (BlockId h = inner_handler(x); h != kNoBlock) next(h);
+    if (back) return if_follow_by_search(b, t, f, stop);
   }
   return stop;
 }
 
 // The same by two full searches (graphs whose arms loop back).
-BlockId Structurer::if_follow_by_search(BlockId t, BlockId f, BlockId stop) const {
+BlockId Structurer::if_follow_by_search(BlockId b, BlockId t, BlockId f, BlockId stop) const {
   auto usable = [&](BlockId x) {
     if (x == kNoBlock || x >= graph_.size()) return false;
     if (!context_.empty() && (x == context_.back().header || !in_current_loop(x))) return false;
     return true;
   };
+  const std::vector<BlockId> around = handler_chain(b);
   auto reach = [&](BlockId from) {
     std::vector<bool> seen(graph_.size(), false);
     std::deque<BlockId> work;
@@ -750,9 +762,12 @@ BlockId Structurer::if_follow_by_search(BlockId t, BlockId f, BlockId stop) cons
       BlockId x = work.front();
       work.pop_front();
       if (x == stop) continue;
-      graph_.for_each_successor(x, EdgeFilter::normal(), [&](const cfg::Edge& e) {
-        if (!seen[e.to] && usable(e.to)) seen[e.to] = true, work.push_back(e.to);
-      });
+      auto next = [&](BlockId to) {
+        if (!seen[to] && usable(to)) seen[to] = true, work.push_back(to);
+      };
+      graph_.for_each_successor(x, EdgeFilter::normal(), [&](const cfg::Edge& e) { next(e.to); });
+      const auto& h = graph_.block(x).handler;
+      if (h && std::find(around.begin(), around.end(), h->block) == around.end()) next(h->block);
     }
     return seen;
   };
