@@ -917,8 +917,10 @@ bool Structurer::try_value_branch(BlockId b, const lift::BlockEffect& eff, Block
 
 // `if a < b < c:` — the first comparison leaves b on the stack; its true arm
 // compares b with c, its false arm only pops b and joins the second
-// comparison's false target. The links become one chained comparison.
-std::optional<Structurer::Cond> Structurer::chained_condition(Cond c, lift::Stack& stack) {
+// comparison's false target. The links become one chained comparison. Links
+// may share one cleanup (3.11+ `a is b is c is None`): it must then be entered
+// from the chain's blocks only (`head` is the block of the first link).
+std::optional<Structurer::Cond> Structurer::chained_condition(BlockId head, Cond c, lift::Stack& stack) {
   lift::Stack work = stack;
   std::vector<BlockId> used;
   bool linked = false;
@@ -928,7 +930,8 @@ std::optional<Structurer::Cond> Structurer::chained_condition(Cond c, lift::Stac
         work.back().expr != cmp->comparators.back())
       break;
     BlockId next = c.t, cleanup = c.f;
-    if (!single_entry(next) || !single_entry(cleanup)) break;
+    bool shared = cleanup < graph_.size() && !emitted_[cleanup];
+    if (!single_entry(next) || !(single_entry(cleanup) || shared)) break;
     lift::Stack rest(work.begin(), work.end() - 1);
     lift::BlockEffect e;
     try {
@@ -944,6 +947,14 @@ std::optional<Structurer::Cond> Structurer::chained_condition(Cond c, lift::Stac
     BlockId taken = jump_successor(next), fall = fall_successor(next);
     Cond c2 = e.term.jump_if ? Cond{e.term.cond, taken, fall} : Cond{e.term.cond, fall, taken};
     bool more = e.stack.size() == rest.size() + 1;  // the next link's shared operand
+    if (!more && e.stack.size() == rest.size() && !joins(cleanup, c2.f) && joins(cleanup, c2.t)) {
+      // The last link jumps when it fails (3.11+ `x is None` as POP_JUMP_IF_NOT_NONE):
+      // the chain's test is its inverse, if that is still one comparison.
+      if (auto inv = negate(e.term.cond); inv->as<ast::Compare>()) {
+        c2 = Cond{inv, c2.f, c2.t};
+        cmp2 = inv->as<ast::Compare>();
+      }
+    }
     if (!more && (e.stack.size() != rest.size() || !joins(cleanup, c2.f))) break;
     std::vector<ast::CmpOperator> ops = cmp->ops;
     ast::ExprList comps = cmp->comparators;
@@ -959,6 +970,15 @@ std::optional<Structurer::Cond> Structurer::chained_condition(Cond c, lift::Stac
     }
   }
   if (!linked) return std::nullopt;
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  for (BlockId u : used) {  // a shared cleanup: entered from the chain only
+    bool inside = true;
+    graph_.for_each_predecessor(u, EdgeFilter::normal(), [&](const cfg::Edge& e) {
+      inside = inside && (e.from == head || std::binary_search(used.begin(), used.end(), e.from));
+    });
+    if (!inside) return std::nullopt;
+  }
   for (BlockId u : used) mark(u);
   stack = work;
   return c;
@@ -1025,7 +1045,7 @@ bool Structurer::pops_only(BlockId b) const {
 BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop, Seq& out) {
   BlockId taken = jump_successor(b), fall = fall_successor(b);
   Cond c = eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
-  if (auto chain = chained_condition(c, out.stack)) c = *chain;
+  if (auto chain = chained_condition(b, c, out.stack)) c = *chain;
   c = collapse(c, out.stack);
   BlockId follow = if_follow(b, c.t, c.f, stop);
   ast::ExprPtr test = c.expr;

@@ -88,7 +88,7 @@ class Structurer {
   Cond collapse_into(Cond c, const lift::Stack& stack, std::vector<cfg::BlockId>& used, int depth);
   std::optional<Cond> compound_condition(cfg::BlockId b, const lift::Stack& stack,
                                          std::vector<cfg::BlockId>& used, int depth);
-  std::optional<Cond> chained_condition(Cond c, lift::Stack& stack);
+  std::optional<Cond> chained_condition(cfg::BlockId head, Cond c, lift::Stack& stack);
   bool single_entry(cfg::BlockId b) const;
   cfg::BlockId through_jumps(cfg::BlockId b) const;
   bool pops_only(cfg::BlockId b) const;
