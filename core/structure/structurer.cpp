@@ -129,7 +129,13 @@ bool Structurer::copies_block(BlockId b, BlockId original) const {
 
 bool Structurer::in_current_loop(BlockId b) const {
   if (context_.empty()) return true;
-  return loops_.contains(context_.back().loop, b);
+  const LoopContext& loop = context_.back();
+  if (loops_.contains(loop.loop, b)) return true;
+  // The body's paths that leave the loop (to a `break` or a `return`) are not
+  // in the natural loop, but still in its body: dominated by the header and
+  // not at or past the follow.
+  if (loop.follow == kNoBlock || b == loop.follow || b >= graph_.size()) return false;
+  return dom_.dominates(loop.header, b) && !dom_.dominates(loop.follow, b);
 }
 
 Structurer::Seq Structurer::sequence(BlockId b, BlockId stop, lift::Stack stack, bool at_header) {
