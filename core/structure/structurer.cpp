@@ -608,13 +608,57 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
   }
   BlockId next = join != kNoBlock ? join : done.exit;
   ast::StmtList orelse;
+  lift::Stack after_stack = body.stack;
   if (join != kNoBlock && done.exit != kNoBlock && done.exit != join) {
     Seq e = sequence(done.exit, join, body.stack);
     orelse = e.stmts;
+  } else if (join == kNoBlock && done.exit != kNoBlock &&
+             lift::version_row(code_.traits->minor).else_before_handlers &&
+             graph_.block(done.exit).begin < graph_.block(handler).begin) {
+    // Every handler leaves, and the body's normal exit is laid out before
+    // them: that code is the try's `else`, up to where it joins the code
+    // after the handlers. The function's implicit `return None` laid out
+    // there is its end, not an `else`.
+    if (auto end = else_end(done.exit, handler)) {
+      Seq e = sequence(done.exit, *end, body.stack);
+      const auto* ret = e.stmts.size() == 1 ? e.stmts[0]->as<ast::Return>() : nullptr;
+      const auto* none = ret && ret->value ? ret->value->as<ast::Constant>() : nullptr;
+      bool implicit_end = !e.open && ret && (!ret->value || (none && none->value && none->value->is<NoneValue>()));
+      orelse = e.stmts;
+      next = e.open ? *end : kNoBlock;
+      after_stack = e.stack;
+      if (implicit_end) orelse.clear(), next = kNoBlock;
+    }
   }
   out.stmts.push_back(ast::try_(body.stmts, handlers, orelse));
-  out.stack = body.stack;
+  out.stack = after_stack;
   return next;
+}
+
+// Where the `else` starting at `start` (laid out before `handler`) ends: the
+// one block after the handlers it reaches (kNoBlock when it only leaves the
+// frame); nullopt when it reaches several.
+std::optional<BlockId> Structurer::else_end(BlockId start, BlockId handler) const {
+  const std::uint32_t limit = graph_.block(handler).begin;
+  std::vector<bool> seen(graph_.size(), false);
+  std::vector<BlockId> work{start};
+  seen[start] = true;
+  BlockId end = kNoBlock;
+  while (!work.empty()) {
+    BlockId x = work.back();
+    work.pop_back();
+    bool boundary = graph_.block(x).begin > limit ||
+                    (!context_.empty() && (x == context_.back().header || x == context_.back().follow));
+    if (boundary) {
+      if (end != kNoBlock && end != x) return std::nullopt;
+      end = x;
+      continue;
+    }
+    graph_.for_each_successor(x, EdgeFilter::normal(), [&](const cfg::Edge& e) {
+      if (!seen[e.to]) seen[e.to] = true, work.push_back(e.to);
+    });
+  }
+  return end;
 }
 
 std::optional<Structurer::Cond> Structurer::pure_condition(BlockId b, const lift::Stack& stack) {

@@ -71,6 +71,7 @@ class Structurer {
   void keep_values_inside(Seq& body, const lift::Stack& entry);
   cfg::BlockId structure_except(cfg::BlockId b, cfg::BlockId handler, Seq& body, Region done, Seq& out);
   Seq clause_body(cfg::BlockId start, lift::Stack stack, cfg::BlockId& join);
+  std::optional<cfg::BlockId> else_end(cfg::BlockId start, cfg::BlockId handler) const;
   cfg::BlockId structure_if(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out);
   cfg::BlockId structure_keep(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
                               bool pop_in_block);
