@@ -10,7 +10,6 @@ Run it with the Python whose bytecode is measured (as tools/roundtrip.py).
 import argparse
 import ast
 import collections
-import dis
 import glob
 import os
 import py_compile

@@ -8,6 +8,11 @@ ExprPtr boolean(bool value) { return constant(make_object(BoolValue{value})); }
 ExprPtr integer(std::int64_t value) {
   return constant(make_object(IntValue{value, {}, value < 0}));
 }
+
+bool is_none(const ExprPtr& e) {
+  auto* c = e ? e->as<Constant>() : nullptr;
+  return c && c->value && c->value->is<NoneValue>();
+}
 ExprPtr floating(double value) { return constant(make_object(FloatValue{value})); }
 ExprPtr complex_number(double real, double imag) {
   return constant(make_object(ComplexValue{real, imag}));

@@ -36,6 +36,8 @@ PatternPtr make_pattern(T node) {
 // --- constants ---------------------------------------------------------------
 ExprPtr constant(ObjectRef value);
 ExprPtr none();
+// A `None` constant (nullptr is not one).
+bool is_none(const ExprPtr& e);
 ExprPtr boolean(bool value);
 ExprPtr integer(std::int64_t value);
 ExprPtr floating(double value);

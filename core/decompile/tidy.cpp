@@ -23,11 +23,6 @@ bool is_str_constant(const ExprPtr& e) {
   return c && c->value && c->value->is<StrValue>();
 }
 
-bool is_none(const ExprPtr& e) {
-  auto* c = e ? e->as<ast::Constant>() : nullptr;
-  return c && c->value && c->value->is<NoneValue>();
-}
-
 // `__doc__ = 'text'` first: the docstring.
 StmtList docstring_from_assign(StmtList body) {
   if (!body.empty())
@@ -45,7 +40,7 @@ StmtList docstring_from_assign(StmtList body) {
 StmtList drop_tail_returns(StmtList body, bool keep_lone) {
   if (body.empty()) return body;
   const StmtPtr& last = body.back();
-  if (auto* r = last->as<ast::Return>(); r && (!r->value || is_none(r->value))) {
+  if (auto* r = last->as<ast::Return>(); r && (!r->value || ast::is_none(r->value))) {
     if (keep_lone && body.size() == 1) return body;
     body.pop_back();
     return drop_tail_returns(std::move(body), keep_lone);
@@ -79,7 +74,7 @@ StmtList fold_try_else(StmtList body) {
     bool all_return = true;
     for (const auto& h : t->handlers) {
       auto* r = h.body.empty() ? nullptr : h.body.back()->as<ast::Return>();
-      all_return = all_return && r && (!r->value || is_none(r->value));
+      all_return = all_return && r && (!r->value || ast::is_none(r->value));
     }
     if (!all_return) continue;
     ast::Try copy = *t;

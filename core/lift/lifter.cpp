@@ -110,11 +110,6 @@ namespace {
 
 ExprPtr constant_of(const ResolvedArg& a) { return ast::constant(a.constant); }
 
-bool is_none(const ExprPtr& e) {
-  auto* c = e ? e->as<ast::Constant>() : nullptr;
-  return c && c->value && c->value->is<NoneValue>();
-}
-
 const std::string* const_str(const ExprPtr& e) {
   auto* c = e ? e->as<ast::Constant>() : nullptr;
   if (!c || !c->value) return nullptr;
@@ -700,7 +695,7 @@ void op_store_slice(State& s) {
   ExprPtr start = s.pop_value();
   ExprPtr obj = s.pop_value();
   Item v = s.pop();
-  auto part = [](ExprPtr e) { return is_none(e) ? nullptr : e; };
+  auto part = [](ExprPtr e) { return ast::is_none(e) ? nullptr : e; };
   s.store(ast::subscript(obj, ast::slice(part(start), part(stop))), std::move(v));
 }
 void op_delete_name(State& s) {
@@ -900,14 +895,14 @@ void op_build_slice(State& s) {
   ExprPtr step = n == 3 ? s.pop_value() : nullptr;
   ExprPtr stop = s.pop_value();
   ExprPtr start = s.pop_value();
-  auto part = [](ExprPtr e) { return is_none(e) ? nullptr : e; };
+  auto part = [](ExprPtr e) { return ast::is_none(e) ? nullptr : e; };
   s.push(ast::slice(part(start), part(stop), part(step)));
 }
 void op_binary_slice(State& s) {
   ExprPtr stop = s.pop_value();
   ExprPtr start = s.pop_value();
   ExprPtr obj = s.pop_value();
-  auto part = [](ExprPtr e) { return is_none(e) ? nullptr : e; };
+  auto part = [](ExprPtr e) { return ast::is_none(e) ? nullptr : e; };
   s.push(ast::subscript(obj, ast::slice(part(start), part(stop))));
 }
 
@@ -1144,7 +1139,7 @@ void op_import_name(State& s) {
   auto* lc = level->as<ast::Constant>();
   if (lc)
     if (auto* iv = lc->value->as<IntValue>()) out.level = int(iv->small);
-  if (!is_none(fromlist)) {
+  if (!ast::is_none(fromlist)) {
     out.from_import = true;
     out.fromlist = string_tuple(fromlist);
     out.sink = std::make_shared<ImportFromSink>(out.module, out.level);

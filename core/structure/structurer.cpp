@@ -29,6 +29,12 @@ namespace {
 constexpr std::size_t kMaxSteps = 1'000'000;
 constexpr std::size_t kMaxNesting = 400;
 
+// An instruction that only passes control on (a NOP or a forward jump; the
+// pseudo-op JUMP never reaches co_code).
+bool only_moves_on(Op op) {
+  return op == Op::NOP || op == Op::JUMP_FORWARD || op == Op::JUMP_ABSOLUTE || op == Op::NOT_TAKEN;
+}
+
 // Handlers that no source construct wrote: 3.12+ generators' StopIteration
 // conversion and the throw() cleanup of await/yield from.
 bool implicit_handler(const cfg::Graph& g, BlockId b) {
@@ -622,12 +628,10 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
     if (auto end = else_end(done.exit, handler)) {
       Seq e = sequence(done.exit, *end, body.stack);
       const auto* ret = e.stmts.size() == 1 ? e.stmts[0]->as<ast::Return>() : nullptr;
-      const auto* none = ret && ret->value ? ret->value->as<ast::Constant>() : nullptr;
-      bool implicit_end = !e.open && ret && (!ret->value || (none && none->value && none->value->is<NoneValue>()));
-      orelse = e.stmts;
+      bool implicit_end = !e.open && ret && (!ret->value || ast::is_none(ret->value));
+      if (!implicit_end) orelse = e.stmts;
       next = e.open ? *end : kNoBlock;
       after_stack = e.stack;
-      if (implicit_end) orelse.clear(), next = kNoBlock;
     }
   }
   out.stmts.push_back(ast::try_(body.stmts, handlers, orelse));
@@ -749,11 +753,6 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
   // f() except E: pass` goes on where the handler ends): the search follows
   // the handlers of regions entered inside the arms, not those around `b`.
   const std::vector<BlockId> around = handler_chain(b);
-  auto inner_handler = [&](BlockId x) -> BlockId {
-    const auto& h = graph_.block(x).handler;
-    if (!h || std::find(around.begin(), around.end(), h->block) != around.end()) return kNoBlock;
-    return h->block;
-  };
   BlockId p = pdom_.idom(b);
   if (usable(p) && (stop == kNoBlock || p == stop || pdom_.dominates(stop, p))) return p;
   // An arm leaves (return/raise/break): the merge is the earliest block (in
@@ -790,10 +789,18 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
       reach(to, m);
     };
     graph_.for_each_successor(x, EdgeFilter::normal(), [&](const cfg::Edge& e) { next(e.to); });
-    if (BlockId h = inner_handler(x); h != kNoBlock) next(h);
+    if (BlockId h = handler_inside(x, around); h != kNoBlock) next(h);
     if (back) return if_follow_by_search(b, t, f, stop);
   }
   return stop;
+}
+
+// The handler of `x` when it is not one of `around` (the handlers around the
+// branch being structured): a try entered inside an arm; else kNoBlock.
+BlockId Structurer::handler_inside(BlockId x, const std::vector<BlockId>& around) const {
+  const auto& h = graph_.block(x).handler;
+  if (!h || std::find(around.begin(), around.end(), h->block) != around.end()) return kNoBlock;
+  return h->block;
 }
 
 // The same by two full searches (graphs whose arms loop back).
@@ -816,8 +823,7 @@ BlockId Structurer::if_follow_by_search(BlockId b, BlockId t, BlockId f, BlockId
         if (!seen[to] && usable(to)) seen[to] = true, work.push_back(to);
       };
       graph_.for_each_successor(x, EdgeFilter::normal(), [&](const cfg::Edge& e) { next(e.to); });
-      const auto& h = graph_.block(x).handler;
-      if (h && std::find(around.begin(), around.end(), h->block) == around.end()) next(h->block);
+      if (BlockId h = handler_inside(x, around); h != kNoBlock) next(h);
     }
     return seen;
   };
@@ -1060,11 +1066,8 @@ bool Structurer::joins(BlockId cleanup, BlockId target) const {
 // a < b < c` jumps over the cleanup) leads; any other block is itself.
 BlockId Structurer::through_jumps(BlockId b) const {
   for (int hops = 0; hops < 16 && b != kNoBlock && b < graph_.size(); ++hops) {
-    for (const Instruction& i : graph_.instructions(b)) {
-      std::string_view n = i.name();
-      if (n != "NOP" && n != "JUMP_FORWARD" && n != "JUMP_ABSOLUTE" && n != "JUMP" && n != "NOT_TAKEN")
-        return b;
-    }
+    for (const Instruction& i : graph_.instructions(b))
+      if (!only_moves_on(i.op())) return b;
     BlockId next = normal_successor(b);
     if (next == b) return b;
     b = next;
@@ -1084,10 +1087,8 @@ bool Structurer::pops_only(BlockId b) const {
   if (b == kNoBlock || b >= graph_.size()) return false;
   int pops = 0;
   for (const Instruction& i : graph_.instructions(b)) {
-    std::string_view n = i.name();
-    if (n == "POP_TOP") ++pops;
-    else if (n != "NOP" && n != "JUMP_FORWARD" && n != "JUMP_ABSOLUTE" && n != "JUMP" && n != "NOT_TAKEN")
-      return false;
+    if (i.op() == Op::POP_TOP) ++pops;
+    else if (!only_moves_on(i.op())) return false;
   }
   return pops == 1;
 }

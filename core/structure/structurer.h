@@ -96,6 +96,7 @@ class Structurer {
   bool joins(cfg::BlockId cleanup, cfg::BlockId target) const;
   std::optional<Cond> pure_condition(cfg::BlockId b, const lift::Stack& stack);
   cfg::BlockId if_follow(cfg::BlockId b, cfg::BlockId t, cfg::BlockId f, cfg::BlockId stop) const;
+  cfg::BlockId handler_inside(cfg::BlockId x, const std::vector<cfg::BlockId>& around) const;
   cfg::BlockId if_follow_by_search(cfg::BlockId b, cfg::BlockId t, cfg::BlockId f, cfg::BlockId stop) const;
   cfg::BlockId loop_follow(cfg::LoopId loop, cfg::BlockId exit) const;
   bool in_current_loop(cfg::BlockId b) const;
