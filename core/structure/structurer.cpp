@@ -743,12 +743,15 @@ Structurer::Cond Structurer::collapse_into(Cond c, const lift::Stack& stack, std
   return c;
 }
 
+// A block where an if's arms can meet: inside the current loop's body and not
+// its header (a jump there is a `continue`).
+bool Structurer::can_merge_at(BlockId x) const {
+  if (x == kNoBlock || x >= graph_.size()) return false;
+  return context_.empty() || (x != context_.back().header && in_current_loop(x));
+}
+
 BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) const {
-  auto usable = [&](BlockId x) {
-    if (x == kNoBlock || x >= graph_.size()) return false;
-    if (!context_.empty() && (x == context_.back().header || !in_current_loop(x))) return false;
-    return true;
-  };
+  auto usable = [&](BlockId x) { return can_merge_at(x); };
   // A try inside an arm continues after its handlers too (`if c: try: return
   // f() except E: pass` goes on where the handler ends): the search follows
   // the handlers of regions entered inside the arms, not those around `b`.
@@ -792,6 +795,38 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
     if (BlockId h = handler_inside(x, around); h != kNoBlock) next(h);
     if (back) return if_follow_by_search(b, t, f, stop);
   }
+  return lone_arm_follow(t, f, stop, around);
+}
+
+// The arms never meet. When one of them only ends the frame (return/raise)
+// and the other goes on (to `stop`, or out of the loop body: continue/break),
+// the if is `if c: return` and the code after it is the other arm.
+BlockId Structurer::lone_arm_follow(BlockId t, BlockId f, BlockId stop,
+                                    const std::vector<BlockId>& around) const {
+  auto ends_frame = [&](BlockId from) {
+    if (!can_merge_at(from) || from == stop) return false;
+    std::vector<bool> seen(graph_.size(), false);
+    std::vector<BlockId> work{from};
+    seen[from] = true;
+    bool goes_on = false;
+    auto next = [&](BlockId to) {
+      if (to == stop || !can_merge_at(to)) goes_on = true;
+      else if (!seen[to]) seen[to] = true, work.push_back(to);
+    };
+    while (!work.empty() && !goes_on) {
+      BlockId x = work.back();
+      work.pop_back();
+      graph_.for_each_successor(x, EdgeFilter::normal(), [&](const cfg::Edge& e) { next(e.to); });
+      if (BlockId h = handler_inside(x, around); h != kNoBlock) next(h);
+    }
+    return !goes_on;
+  };
+  // The code after an `if` comes after its body: an arm laid out after the
+  // other is an `else` (`if c: x = 1 else: raise E`).
+  auto first = [&](BlockId a, BlockId b) { return graph_.block(a).begin < graph_.block(b).begin; };
+  bool t_ends = ends_frame(t), f_ends = ends_frame(f);
+  if (t_ends && !f_ends && can_merge_at(f) && first(t, f)) return f;
+  if (f_ends && !t_ends && can_merge_at(t) && first(f, t)) return t;
   return stop;
 }
 
@@ -805,11 +840,7 @@ BlockId Structurer::handler_inside(BlockId x, const std::vector<BlockId>& around
 
 // The same by two full searches (graphs whose arms loop back).
 BlockId Structurer::if_follow_by_search(BlockId b, BlockId t, BlockId f, BlockId stop) const {
-  auto usable = [&](BlockId x) {
-    if (x == kNoBlock || x >= graph_.size()) return false;
-    if (!context_.empty() && (x == context_.back().header || !in_current_loop(x))) return false;
-    return true;
-  };
+  auto usable = [&](BlockId x) { return can_merge_at(x); };
   const std::vector<BlockId> around = handler_chain(b);
   auto reach = [&](BlockId from) {
     std::vector<bool> seen(graph_.size(), false);
@@ -833,7 +864,7 @@ BlockId Structurer::if_follow_by_search(BlockId b, BlockId t, BlockId f, BlockId
     if (rt[x] && rf[x] && rpo_index_[x] != 0xffffffffu &&
         (best == kNoBlock || rpo_index_[x] < rpo_index_[best]))
       best = x;
-  return best != kNoBlock ? best : stop;
+  return best != kNoBlock ? best : lone_arm_follow(t, f, stop, around);
 }
 
 namespace {
@@ -1208,6 +1239,17 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
   if (exit != kNoBlock) return exit;
   // A bottom test (3.10–3.13 `while c:`): its exit is where the loop ends.
   for (BlockId latch : loops_.loop(loop).latches) {
+    // 3.12+ puts the back jump in a block of its own after the test: the
+    // test is its one predecessor.
+    if (fall_successor(latch) == kNoBlock && graph_.instructions(latch).size() == 1) {
+      BlockId test = kNoBlock;
+      int preds = 0;
+      graph_.for_each_predecessor(latch, EdgeFilter::normal(), [&](const cfg::Edge& e) {
+        test = e.from;
+        ++preds;
+      });
+      if (preds == 1 && loops_.contains(loop, test) && fall_successor(test) == latch) latch = test;
+    }
     BlockId t = jump_successor(latch), f = fall_successor(latch);
     if (t == kNoBlock || f == kNoBlock) continue;
     if (!loops_.contains(loop, t)) return t;

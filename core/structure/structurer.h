@@ -98,6 +98,9 @@ class Structurer {
   cfg::BlockId if_follow(cfg::BlockId b, cfg::BlockId t, cfg::BlockId f, cfg::BlockId stop) const;
   cfg::BlockId handler_inside(cfg::BlockId x, const std::vector<cfg::BlockId>& around) const;
   cfg::BlockId if_follow_by_search(cfg::BlockId b, cfg::BlockId t, cfg::BlockId f, cfg::BlockId stop) const;
+  cfg::BlockId lone_arm_follow(cfg::BlockId t, cfg::BlockId f, cfg::BlockId stop,
+                               const std::vector<cfg::BlockId>& around) const;
+  bool can_merge_at(cfg::BlockId x) const;
   cfg::BlockId loop_follow(cfg::LoopId loop, cfg::BlockId exit) const;
   bool in_current_loop(cfg::BlockId b) const;
   bool copies_block(cfg::BlockId b, cfg::BlockId original) const;
