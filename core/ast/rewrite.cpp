@@ -339,6 +339,26 @@ StmtList map_stmts(const StmtList& body, const ExprMapper& f) {
   return out;
 }
 
+StmtList map_statements(const StmtList& body, const StmtMapper& f) {
+  StmtList out;
+  out.reserve(body.size());
+  for (const StmtPtr& s : body) {
+    Stmt copy = *s;
+    bool changed = false;
+    for_each_part(
+        copy, [](ExprPtr&) {},
+        [&](StmtList& inner) {
+          StmtList m = map_statements(inner, f);
+          for (std::size_t k = 0; k < m.size(); ++k) changed = changed || m[k] != inner[k];
+          inner = std::move(m);
+        });
+    StmtPtr rebuilt = changed ? std::make_shared<const Stmt>(std::move(copy)) : s;
+    StmtPtr replaced = f(rebuilt);
+    out.push_back(replaced ? replaced : rebuilt);
+  }
+  return out;
+}
+
 void visit_expr(const ExprPtr& e, const std::function<void(const ExprPtr&)>& f) {
   if (!e) return;
   f(e);

@@ -29,6 +29,11 @@ ExprPtr map_expr(const ExprPtr& e, const ExprMapper& f, std::unordered_map<const
 StmtPtr map_stmt(const StmtPtr& s, const ExprMapper& f, bool into_bodies);
 StmtList map_stmts(const StmtList& body, const ExprMapper& f);
 
+// Called on every statement after its nested bodies (not def/class bodies)
+// were rewritten. A non-null result replaces it.
+using StmtMapper = std::function<StmtPtr(const StmtPtr&)>;
+StmtList map_statements(const StmtList& body, const StmtMapper& f);
+
 // Calls `f` on every expression of `e` (pre-order).
 void visit_expr(const ExprPtr& e, const std::function<void(const ExprPtr&)>& f);
 // Every expression of the statement (and of nested bodies when `into_bodies`).

@@ -1,6 +1,7 @@
 #include "decompile/driver.h"
 
 #include "ast/build.h"
+#include "ast/rewrite.h"
 #include "emit/unparse.h"
 #include <cstdio>
 #include <cstdlib>
@@ -83,6 +84,12 @@ StmtList Driver::body(const std::shared_ptr<const CodeObject>& code, BodyKind ki
       return tidy_class_body(std::move(stmts));
     case BodyKind::Function: {
       stmts = drop_trailing_return_none(std::move(stmts));
+      // An async generator may not `return None`, only `return` (the same code).
+      if (code->flags & kCoAsyncGenerator)
+        stmts = ast::map_statements(stmts, [](const ast::StmtPtr& st) -> ast::StmtPtr {
+          auto* r = st->as<ast::Return>();
+          return r && r->value && ast::is_none(r->value) ? ast::return_(nullptr) : nullptr;
+        });
       StmtList out;
       if (auto doc = docstring_of(*code, lift::version_row(version_.minor))) out.push_back(doc);
       std::vector<std::string> g(s.lifter().globals().begin(), s.lifter().globals().end());

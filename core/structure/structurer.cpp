@@ -140,8 +140,8 @@ bool Structurer::in_current_loop(BlockId b) const {
   // The body's paths that leave the loop (to a `break` or a `return`) are not
   // in the natural loop, but still in its body: dominated by the header and
   // not at or past the follow.
-  if (loop.follow == kNoBlock || b == loop.follow || b >= graph_.size()) return false;
-  return dom_.dominates(loop.header, b) && !dom_.dominates(loop.follow, b);
+  if (b >= graph_.size() || b == loop.follow) return false;
+  return dom_.dominates(loop.header, b) && (loop.follow == kNoBlock || !dom_.dominates(loop.follow, b));
 }
 
 Structurer::Seq Structurer::sequence(BlockId b, BlockId stop, lift::Stack stack, bool at_header) {
@@ -328,22 +328,79 @@ std::optional<BlockId> Structurer::region_to_enter(BlockId b) const {
   return outermost;
 }
 
+// Every path from `b` ends the frame (return/raise) in code that only `b`
+// leads to, laid out before `limit`.
+bool Structurer::only_ends_frame(BlockId b, std::uint32_t limit) const {
+  std::vector<BlockId> work{b};
+  std::vector<bool> seen(graph_.size(), false);
+  seen[b] = true;
+  while (!work.empty()) {
+    BlockId x = work.back();
+    work.pop_back();
+    if (!dom_.dominates(b, x) || loops_.loop_of_header(x) != cfg::kNoLoop || graph_.block(x).begin >= limit)
+      return false;
+    graph_.for_each_successor(x, EdgeFilter::normal(), [&](const cfg::Edge& e) {
+      if (!seen[e.to]) seen[e.to] = true, work.push_back(e.to);
+    });
+  }
+  return true;
+}
+
 bool Structurer::dead_end(BlockId b) const {
   std::size_t succ = 0;
   graph_.for_each_successor(b, EdgeFilter::normal(), [&](const cfg::Edge&) { ++succ; });
   return succ == 0;
 }
 
+// `return` out of a `with`: from `b` straight on to the frame's end, only
+// the __exit__(None, None, None) call and moving the returned value (which
+// is either computed inside or a constant) around it. Returning None there
+// is the function's implicit end after the `with`, not a `return`.
+bool Structurer::with_exit_then_return(BlockId b) const {
+  bool exit_call = false;
+  const Instruction* previous = nullptr;
+  auto is_none = [&](const Instruction& i) {
+    ObjectRef c = resolve_argument(code_, i).constant;
+    return c && c->is<NoneValue>();
+  };
+  for (int guard = 0; guard < 8 && b != kNoBlock; ++guard) {
+    for (const Instruction& i : graph_.instructions(b)) {
+      switch (i.op()) {
+        case Op::CALL: case Op::PRECALL: case Op::CALL_FUNCTION:
+          exit_call = exit_call || i.arg == 2 || i.arg == 3;
+          break;
+        case Op::RETURN_CONST:
+          return exit_call && !is_none(i);
+        case Op::RETURN_VALUE:
+          return exit_call && !(previous && previous->op() == Op::LOAD_CONST && is_none(*previous));
+        case Op::NOP: case Op::POP_BLOCK: case Op::SWAP: case Op::ROT_TWO: case Op::LOAD_CONST:
+        case Op::DUP_TOP: case Op::POP_TOP: case Op::EXTENDED_ARG: case Op::JUMP_FORWARD:
+        case Op::JUMP_ABSOLUTE: case Op::JUMP_BACKWARD: case Op::JUMP_BACKWARD_NO_INTERRUPT:
+          break;
+        default:
+          return false;
+      }
+      if (i.op() != Op::NOP && i.op() != Op::EXTENDED_ARG) previous = &i;
+    }
+    if (graph_.last_instruction(b).jump_target && fall_successor(b) != kNoBlock) return false;
+    b = normal_successor(b);
+  }
+  return false;
+}
+
 // The block where control leaves the region of `handler` normally: among the
-// exits, the last in code order that goes on, else the last one.
+// exits, the last in code order that goes on, else the last one. A `return`
+// out of a `with` is not its exit: a with whose body only returns has none.
 BlockId Structurer::expected_exit(BlockId handler) const {
   BlockId going_on = kNoBlock, any = kNoBlock;
+  const bool with = handler_kind(handler) == HandlerKind::With;
   for (const cfg::Block& blk : graph_.blocks()) {
     auto chain = handler_chain(blk.id);
     if (std::find(chain.begin(), chain.end(), handler) == chain.end()) continue;
     graph_.for_each_successor(blk.id, EdgeFilter::normal(), [&](const cfg::Edge& e) {
       auto c = handler_chain(e.to);
       if (std::find(c.begin(), c.end(), handler) != c.end()) return;
+      if (with && with_exit_then_return(e.to)) return;
       auto later = [&](BlockId cur) { return cur == kNoBlock || graph_.block(e.to).begin > graph_.block(cur).begin; };
       if (later(any)) any = e.to;
       if (!dead_end(e.to) && later(going_on)) going_on = e.to;
@@ -364,6 +421,9 @@ bool Structurer::leaves_region(BlockId b, std::size_t stack_depth) const {
   // (the last one in code order: inline copies come first).
   BlockId expected = regions_.back().expected_exit;
   if (expected != kNoBlock && b != expected && dead_end(b)) return false;
+  if (b != expected && handler_kind(regions_.back().handler) == HandlerKind::With &&
+      with_exit_then_return(b))
+    return false;
   auto chain = handler_chain(b);
   return std::find(chain.begin(), chain.end(), regions_.back().handler) == chain.end();
 }
@@ -756,8 +816,12 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
   // f() except E: pass` goes on where the handler ends): the search follows
   // the handlers of regions entered inside the arms, not those around `b`.
   const std::vector<BlockId> around = handler_chain(b);
+  // In a loop that never ends normally, its `return` post-dominates the
+  // whole body without being where an if's arms meet.
+  const bool loop_without_follow = !context_.empty() && context_.back().follow == kNoBlock;
   BlockId p = pdom_.idom(b);
-  if (usable(p) && (stop == kNoBlock || p == stop || pdom_.dominates(stop, p))) return p;
+  if (usable(p) && !loop_without_follow && (stop == kNoBlock || p == stop || pdom_.dominates(stop, p)))
+    return p;
   // An arm leaves (return/raise/break): the merge is the earliest block (in
   // reverse post-order) both reach. Blocks are visited in that order from a
   // min-heap, so the search stops at the merge instead of walking the rest of
@@ -1232,8 +1296,46 @@ BlockId Structurer::structure_keep(BlockId b, lift::BlockEffect& eff, BlockId st
   return follow;
 }
 
+// Where the loop's own code ends in the layout: the last block reached from
+// the header inside the loop by normal edges (handlers are not the span:
+// 3.12+ lays them out at the end).
+std::uint32_t Structurer::loop_span_end(cfg::LoopId loop) const {
+  BlockId h = loops_.loop(loop).header;
+  std::uint32_t end = 0;
+  std::vector<bool> seen(graph_.size(), false);
+  std::vector<BlockId> work{h};
+  seen[h] = true;
+  while (!work.empty()) {
+    BlockId x = work.back();
+    work.pop_back();
+    end = std::max(end, graph_.block(x).begin);
+    graph_.for_each_successor(x, EdgeFilter::normal(), [&](const cfg::Edge& e) {
+      if (!seen[e.to] && loops_.contains(loop, e.to)) seen[e.to] = true, work.push_back(e.to);
+    });
+  }
+  // 3.8/3.9 keep the unreachable jump back that followed a body ending in
+  // `return`: the loop reaches that far.
+  for (const cfg::Block& blk : graph_.blocks()) {
+    const Instruction& last = graph_.last_instruction(blk.id);
+    if (!blk.reachable && last.jump_target && *last.jump_target == graph_.block(h).begin)
+      end = std::max(end, blk.begin);
+  }
+  return end;
+}
+
 BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
   BlockId h = loops_.loop(loop).header;
+  std::vector<BlockId> targets;
+  for (std::uint32_t e : loops_.exits(graph_, loop))
+    if (graph_.edge(e).kind != EdgeKind::Exception) targets.push_back(graph_.edge(e).to);
+  // Code after the loop is laid out after it; an exit inside the loop's span
+  // is the body's own `return`/`raise`. When every exit of a loop without a
+  // test is such code, the loop never ends normally: no follow.
+  if (exit == kNoBlock && !targets.empty()) {
+    const std::uint32_t span_end = loop_span_end(loop);
+    if (std::all_of(targets.begin(), targets.end(), [&](BlockId to) { return only_ends_frame(to, span_end); }))
+      return kNoBlock;
+  }
   BlockId p = pdom_.idom(h);
   if (p != kNoBlock && p < graph_.size() && !loops_.contains(loop, p)) return p;
   if (exit != kNoBlock) return exit;
@@ -1255,9 +1357,6 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
     if (!loops_.contains(loop, t)) return t;
     if (!loops_.contains(loop, f)) return f;
   }
-  std::vector<BlockId> targets;
-  for (std::uint32_t e : loops_.exits(graph_, loop))
-    if (graph_.edge(e).kind != EdgeKind::Exception) targets.push_back(graph_.edge(e).to);
   BlockId best = kNoBlock;
   for (BlockId to : targets) {
     bool copy = false;  // a PEP 626 copy of another exit is not where the loop ends
@@ -1268,11 +1367,6 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
     if (best == kNoBlock || graph_.block(to).begin < graph_.block(best).begin) best = to;
   }
   // A `return`/`raise` leaving the loop is not where it ends: prefer an exit that goes on.
-  auto dead_end = [&](BlockId x) {
-    std::size_t succ = 0;
-    graph_.for_each_successor(x, EdgeFilter::normal(), [&](const cfg::Edge&) { ++succ; });
-    return succ == 0;
-  };
   if (best != kNoBlock && dead_end(best))
     for (BlockId to : targets)
       if (!dead_end(to) && (dead_end(best) || graph_.block(to).begin < graph_.block(best).begin))

@@ -65,6 +65,8 @@ class Structurer {
   bool leaves_region(cfg::BlockId b, std::size_t stack_depth) const;
   cfg::BlockId expected_exit(cfg::BlockId handler) const;
   bool dead_end(cfg::BlockId b) const;
+  bool only_ends_frame(cfg::BlockId b, std::uint32_t limit) const;
+  bool with_exit_then_return(cfg::BlockId b) const;
   HandlerKind handler_kind(cfg::BlockId h) const;
   lift::Stack handler_stack(cfg::BlockId protected_block, const lift::Stack& stack) const;
   cfg::BlockId structure_try(cfg::BlockId b, cfg::BlockId handler, Seq& out);
@@ -102,6 +104,7 @@ class Structurer {
                                const std::vector<cfg::BlockId>& around) const;
   bool can_merge_at(cfg::BlockId x) const;
   cfg::BlockId loop_follow(cfg::LoopId loop, cfg::BlockId exit) const;
+  std::uint32_t loop_span_end(cfg::LoopId loop) const;
   bool in_current_loop(cfg::BlockId b) const;
   bool copies_block(cfg::BlockId b, cfg::BlockId original) const;
   cfg::BlockId fall_successor(cfg::BlockId b) const;

@@ -92,8 +92,17 @@ TEST(Structure, LoopsBreakContinueElse) {
 }
 
 TEST(Structure, WhileTrueAndNestedLoops) {
-  expect_body("def f(a):\n    while True:\n        for x in a:\n            g(x)\n        if h():\n            break\n",
-              "while True:\n    for x in a:\n        g(x)\n    if h():\n        break\n");
+  // (Inside a for: code after a loop that only ends the frame may be laid out
+  // inside it, where it is the same bytecode as a `return` there.)
+  expect_body("def f(a, b):\n    for y in b:\n        while True:\n            for x in a:\n                g(x)\n            if h():\n                break\n        k()\n",
+              "for y in b:\n    while True:\n        for x in a:\n            g(x)\n        if h():\n            break\n    k()\n");
+}
+
+// A loop whose every exit is its own `return` laid out inside it never ends
+// normally: no `break`, no code after it.
+TEST(Structure, WhileTrueLeftOnlyByReturns) {
+  expect_body("def f(a):\n    while True:\n        x = g(a)\n        if x:\n            return x\n        if h(x):\n            raise E\n        a = x\n",
+              "while True:\n    x = g(a)\n    if x:\n        return x\n    if h(x):\n        raise E\n    a = x\n");
 }
 
 TEST(Structure, AssertAndRaise) {
