@@ -339,20 +339,25 @@ StmtList map_stmts(const StmtList& body, const ExprMapper& f) {
   return out;
 }
 
+StmtPtr map_bodies(const StmtPtr& s, const std::function<StmtList(const StmtList&)>& f) {
+  Stmt copy = *s;
+  bool changed = false;
+  for_each_part(
+      copy, [](ExprPtr&) {},
+      [&](StmtList& inner) {
+        StmtList m = f(inner);
+        changed = changed || m.size() != inner.size();
+        for (std::size_t k = 0; k < m.size() && k < inner.size(); ++k) changed = changed || m[k] != inner[k];
+        inner = std::move(m);
+      });
+  return changed ? std::make_shared<const Stmt>(std::move(copy)) : s;
+}
+
 StmtList map_statements(const StmtList& body, const StmtMapper& f) {
   StmtList out;
   out.reserve(body.size());
   for (const StmtPtr& s : body) {
-    Stmt copy = *s;
-    bool changed = false;
-    for_each_part(
-        copy, [](ExprPtr&) {},
-        [&](StmtList& inner) {
-          StmtList m = map_statements(inner, f);
-          for (std::size_t k = 0; k < m.size(); ++k) changed = changed || m[k] != inner[k];
-          inner = std::move(m);
-        });
-    StmtPtr rebuilt = changed ? std::make_shared<const Stmt>(std::move(copy)) : s;
+    StmtPtr rebuilt = map_bodies(s, [&](const StmtList& inner) { return map_statements(inner, f); });
     StmtPtr replaced = f(rebuilt);
     out.push_back(replaced ? replaced : rebuilt);
   }

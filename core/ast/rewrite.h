@@ -33,6 +33,9 @@ StmtList map_stmts(const StmtList& body, const ExprMapper& f);
 // were rewritten. A non-null result replaces it.
 using StmtMapper = std::function<StmtPtr(const StmtPtr&)>;
 StmtList map_statements(const StmtList& body, const StmtMapper& f);
+// `s` with each nested body (if/for/while/with/try/match arms, not def/class
+// bodies) replaced by `f(body)`; `s` itself when none changed.
+StmtPtr map_bodies(const StmtPtr& s, const std::function<StmtList(const StmtList&)>& f);
 
 // Calls `f` on every expression of `e` (pre-order).
 void visit_expr(const ExprPtr& e, const std::function<void(const ExprPtr&)>& f);

@@ -1,6 +1,7 @@
 #include "structure/simplify.h"
 
 #include "ast/build.h"
+#include "ast/rewrite.h"
 #include "emit/unparse.h"
 #include "lift/lifter.h"
 
@@ -62,6 +63,28 @@ bool is_true(const ExprPtr& e) {
   return c && c->value && c->value->is<BoolValue>() && c->value->as<BoolValue>()->value;
 }
 
+// The operands of `a and b and ...` (`not (a or b)` read as `not a and not b`).
+std::vector<ExprPtr> conjuncts(const ExprPtr& e) {
+  if (auto* b = e->as<ast::BoolOp>(); b && b->op == ast::BoolOperator::And) {
+    std::vector<ExprPtr> out;
+    for (const ExprPtr& v : b->values) {
+      auto inner = conjuncts(v);
+      out.insert(out.end(), inner.begin(), inner.end());
+    }
+    return out;
+  }
+  if (auto* u = e->as<ast::UnaryOp>(); u && u->op == ast::UnaryOperator::Not)
+    if (auto* b = u->operand->as<ast::BoolOp>(); b && b->op == ast::BoolOperator::Or) {
+      std::vector<ExprPtr> out;
+      for (const ExprPtr& v : b->values) {
+        auto inner = conjuncts(negate(v));
+        out.insert(out.end(), inner.begin(), inner.end());
+      }
+      return out;
+    }
+  return {e};
+}
+
 // `while True: body...; if not c: break` with the same c as the enclosing if
 // (or `if not c: return x` when `return x` follows the if: the exit was copied).
 std::optional<StmtPtr> bottom_tested_while(const ast::If& i, const StmtPtr& next = nullptr) {
@@ -73,9 +96,19 @@ std::optional<StmtPtr> bottom_tested_while(const ast::If& i, const StmtPtr& next
   bool exit_copy = next && tail->body[0]->is<ast::Return>() && next->is<ast::Return>() &&
                    unparse(StmtList{tail->body[0]}) == unparse(StmtList{next});
   if (!tail->body[0]->is<ast::Break>() && !exit_copy) return std::nullopt;
-  if (text(negate(tail->test)) != text(i.test)) return std::nullopt;
+  ExprPtr loop_test = negate(tail->test);
   StmtList body(w->body.begin(), w->body.end() - 1);
-  return ast::while_(i.test, std::move(body));
+  if (text(loop_test) == text(i.test)) return ast::while_(i.test, std::move(body));
+  // The copy of the test before the loop was read as one condition with the
+  // test of an enclosing `if` (`if c: while t:` as `if c and t:`): split it.
+  std::vector<ExprPtr> all = conjuncts(i.test), tail_part = conjuncts(loop_test);
+  if (all.size() <= tail_part.size()) return std::nullopt;
+  std::size_t head = all.size() - tail_part.size();
+  for (std::size_t k = 0; k < tail_part.size(); ++k)
+    if (text(all[head + k]) != text(tail_part[k])) return std::nullopt;
+  ast::ExprList outer(all.begin(), all.begin() + std::ptrdiff_t(head));
+  ExprPtr outer_test = outer.size() == 1 ? outer[0] : ast::boolop(ast::BoolOperator::And, outer);
+  return ast::if_(outer_test, {ast::while_(loop_test, std::move(body))});
 }
 
 // `if c: continue else: break` at the end of a loop body → `if not c: break`.
@@ -117,46 +150,74 @@ bool closes(const StmtList& body, bool returns_too) {
          (returns_too && last->is<ast::Return>());
 }
 
-StmtPtr simplify_stmt(const StmtPtr& s, int version_minor) {
-  if (auto* i = s->as<ast::If>()) {
-    ast::If copy{i->test, simplify(i->body, version_minor), simplify(i->orelse, version_minor)};
-    if (auto w = bottom_tested_while(copy)) return *w;
-    if (auto a = as_assert(copy, version_minor)) return *a;
-    return ast::make_stmt(std::move(copy), s->line);
+// How one body is simplified: the Python version, and whether `if c: raise
+// else: rest` may lose its else (not in a 3.8/3.9 except clause, which
+// compiles the two forms differently), and also after a `return` (3.8/3.9
+// outside try statements; from 3.10 that return may be a PEP 626 copy).
+struct Simplifier {
+  int minor;
+  bool hoist;
+  bool hoist_returns;
+
+  Simplifier in_try() const { return minor < 10 ? Simplifier{minor, hoist, false} : *this; }
+  Simplifier in_handler() const { return minor < 10 ? Simplifier{minor, false, false} : *this; }
+
+  StmtPtr stmt(const StmtPtr& s) const {
+    if (auto* i = s->as<ast::If>()) {
+      ast::If copy{i->test, body(i->body), body(i->orelse)};
+      if (auto w = bottom_tested_while(copy)) return *w;
+      if (auto a = as_assert(copy, minor)) return *a;
+      return ast::make_stmt(std::move(copy), s->line);
+    }
+    if (auto* w = s->as<ast::While>()) {
+      ast::While copy{w->test, body(bottom_test(w->body)), body(w->orelse)};
+      return ast::make_stmt(std::move(copy), s->line);
+    }
+    if (auto* f = s->as<ast::For>()) {
+      ast::For copy{f->target, f->iter, body(f->body), body(f->orelse)};
+      return ast::make_stmt(std::move(copy), s->line);
+    }
+    if (auto* t = s->as<ast::Try>()) {
+      ast::Try copy = *t;
+      const Simplifier inner = in_try();
+      copy.body = inner.body(t->body);
+      copy.orelse = inner.body(t->orelse);
+      copy.finalbody = inner.body(t->finalbody);
+      for (auto& h : copy.handlers) h.body = in_handler().body(h.body);
+      return ast::make_stmt(std::move(copy), s->line);
+    }
+    if (s->is<ast::With>() || s->is<ast::AsyncWith>())
+      return ast::map_bodies(s, [&](const StmtList& b) { return body(b); });
+    return s;
   }
-  if (auto* w = s->as<ast::While>()) {
-    ast::While copy{w->test, simplify(bottom_test(w->body), version_minor), simplify(w->orelse, version_minor)};
-    return ast::make_stmt(std::move(copy), s->line);
+
+  StmtList body(const StmtList& stmts, bool ends_function = false) const {
+    StmtList out;
+    static const StmtPtr implicit_return = ast::return_(ast::none());
+    for (const StmtPtr& s : stmts) {
+      // `if c: return` + `else: rest` is `if c: return` then `rest` (same bytecode).
+      if (auto* i = s->as<ast::If>(); hoist && i && !i->orelse.empty() && closes(i->body, hoist_returns) &&
+                                     !(i->orelse.size() == 1 && i->orelse[0]->is<ast::If>())) {
+        out.push_back(stmt(ast::if_(i->test, i->body)));
+        StmtList rest = body(i->orelse);
+        out.insert(out.end(), rest.begin(), rest.end());
+        continue;
+      }
+      StmtPtr one = stmt(s);
+      if (auto* i = one->as<ast::If>()) {
+        StmtPtr next = &s != &stmts.back() ? *(&s + 1) : ends_function ? implicit_return : nullptr;
+        if (auto w = bottom_tested_while(*i, next)) one = *w;
+      }
+      out.push_back(one);
+    }
+    return out;
   }
-  if (auto* f = s->as<ast::For>()) {
-    ast::For copy{f->target, f->iter, simplify(f->body, version_minor), simplify(f->orelse, version_minor)};
-    return ast::make_stmt(std::move(copy), s->line);
-  }
-  return s;
-}
+};
 
 }  // namespace
 
 StmtList simplify(const StmtList& body, int version_minor, bool ends_function) {
-  StmtList out;
-  static const StmtPtr implicit_return = ast::return_(ast::none());
-  for (const StmtPtr& s : body) {
-    // `if c: return` + `else: rest` is `if c: return` then `rest` (same bytecode).
-    if (auto* i = s->as<ast::If>(); i && !i->orelse.empty() && closes(i->body, version_minor < 10) &&
-                                   !(i->orelse.size() == 1 && i->orelse[0]->is<ast::If>())) {
-      out.push_back(simplify_stmt(ast::if_(i->test, i->body), version_minor));
-      StmtList rest = simplify(i->orelse, version_minor);
-      out.insert(out.end(), rest.begin(), rest.end());
-      continue;
-    }
-    StmtPtr one = simplify_stmt(s, version_minor);
-    if (auto* i = one->as<ast::If>()) {
-      StmtPtr next = &s != &body.back() ? *(&s + 1) : ends_function ? implicit_return : nullptr;
-      if (auto w = bottom_tested_while(*i, next)) one = *w;
-    }
-    out.push_back(one);
-  }
-  return out;
+  return Simplifier{version_minor, true, version_minor < 10}.body(body, ends_function);
 }
 
 }  // namespace unveil::structure

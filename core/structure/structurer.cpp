@@ -424,8 +424,27 @@ bool Structurer::leaves_region(BlockId b, std::size_t stack_depth) const {
   if (b != expected && handler_kind(regions_.back().handler) == HandlerKind::With &&
       with_exit_then_return(b))
     return false;
+  // A lone jump the compiler left unprotected (3.12+ a loop's back jump
+  // inside a with) leaves only if where it goes does.
+  for (int guard = 0; guard < 8 && is_lone_jump(b); ++guard) {
+    auto chain = handler_chain(b);
+    if (std::find(chain.begin(), chain.end(), regions_.back().handler) != chain.end()) return false;
+    b = normal_successor(b);
+  }
   auto chain = handler_chain(b);
   return std::find(chain.begin(), chain.end(), regions_.back().handler) == chain.end();
+}
+
+// A block of one unconditional jump (and NOPs).
+bool Structurer::is_lone_jump(BlockId b) const {
+  if (b == kNoBlock || b >= graph_.size() || fall_successor(b) != kNoBlock) return false;
+  for (const Instruction& i : graph_.instructions(b)) {
+    Op op = i.op();
+    if (op != Op::JUMP_BACKWARD && op != Op::JUMP_BACKWARD_NO_INTERRUPT && !only_moves_on(op) &&
+        op != Op::EXTENDED_ARG)
+      return false;
+  }
+  return graph_.last_instruction(b).jump_target.has_value();
 }
 
 Structurer::HandlerKind Structurer::handler_kind(BlockId h) const {

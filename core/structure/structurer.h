@@ -66,6 +66,7 @@ class Structurer {
   cfg::BlockId expected_exit(cfg::BlockId handler) const;
   bool dead_end(cfg::BlockId b) const;
   bool only_ends_frame(cfg::BlockId b, std::uint32_t limit) const;
+  bool is_lone_jump(cfg::BlockId b) const;
   bool with_exit_then_return(cfg::BlockId b) const;
   HandlerKind handler_kind(cfg::BlockId h) const;
   lift::Stack handler_stack(cfg::BlockId protected_block, const lift::Stack& stack) const;
