@@ -6,6 +6,9 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+// PyMarshal_WriteObjectToString: Python.h leaves marshal.h out.
+#include <marshal.h>
+
 #include <cstdint>
 #include <span>
 #include <string>
@@ -247,6 +250,58 @@ void count_tree(const std::shared_ptr<const CodeObject>& code, const VersionTrai
       count_tree(nested->code, version, code_objects, instructions);
 }
 
+// unveil.decompile of a live code object in one call: the same marshal bytes
+// unveil._live writes (`code`, or `(code, defaults, kwdefaults, annotations)`
+// for a def), made with the C API so that the common case spends no time in
+// Python-level wrappers. None when marshal refuses a constant (Dynamo's
+// classes, dtypes...): the Python side then substitutes placeholders.
+nb::object decompile_live(nb::handle code, nb::handle fn) {
+  if (!PyCode_Check(code.ptr())) throw nb::type_error("decompile_live: expected a code object");
+  auto* c = reinterpret_cast<PyCodeObject*>(code.ptr());
+  // unveil._live.is_function_code: CO_OPTIMIZED and an identifier for a name.
+  const int is_identifier = PyUnicode_IsIdentifier(c->co_name);
+  if (is_identifier < 0) throw nb::python_error();
+  const bool function = (c->co_flags & CO_OPTIMIZED) && is_identifier;
+
+  nb::object value = nb::borrow(code);
+  if (function) {
+    // unveil._live.marshal_function: fn's defaults and annotations count
+    // only when fn is the function of this very code object.
+    nb::object defaults = nb::none(), kwdefaults = nb::none(), annotations = nb::none();
+    if (PyFunction_Check(fn.ptr()) && PyFunction_GET_CODE(fn.ptr()) == code.ptr()) {
+      if (PyObject* d = PyFunction_GET_DEFAULTS(fn.ptr())) defaults = nb::borrow(d);
+      if (PyObject* k = PyFunction_GET_KW_DEFAULTS(fn.ptr())) kwdefaults = nb::borrow(k);
+      // dict(fn.__annotations__) or None; a failing (3.14: lazily evaluated) one counts as none.
+      PyObject* ann = PyObject_GetAttrString(fn.ptr(), "__annotations__");
+      PyObject* dict_type = reinterpret_cast<PyObject*>(&PyDict_Type);
+      PyObject* copy = ann ? PyObject_CallFunctionObjArgs(dict_type, ann, nullptr) : nullptr;
+      Py_XDECREF(ann);
+      if (!copy) {
+        if (!PyErr_ExceptionMatches(PyExc_Exception)) throw nb::python_error();
+        PyErr_Clear();
+      } else if (PyDict_GET_SIZE(copy) > 0) {
+        annotations = nb::steal(copy);
+      } else {
+        Py_DECREF(copy);
+      }
+    }
+    value = nb::make_tuple(value, defaults, kwdefaults, annotations);
+  }
+  PyObject* raw = PyMarshal_WriteObjectToString(value.ptr(), Py_MARSHAL_VERSION);
+  if (!raw) {
+    if (!PyErr_ExceptionMatches(PyExc_ValueError)) throw nb::python_error();
+    PyErr_Clear();
+    return nb::none();
+  }
+  nb::bytes data = nb::steal<nb::bytes>(raw);
+  static const std::string no_prefix;
+  static const std::vector<std::string> no_names;
+  std::string text =
+      function ? decompile_function_marshal(as_span(data), PY_MINOR_VERSION, no_prefix, no_names)
+               : decompile_marshal(as_span(data), PY_MINOR_VERSION, no_prefix, no_names);
+  return nb::cast(std::move(text));
+}
+
 // unveil.errors.<Kind>Error(message, offset, detail)
 void raise_typed(const Error& e) {
   const char* type_name = "UnveilError";
@@ -343,6 +398,9 @@ NB_MODULE(_core, m) {
       nb::arg("data"), nb::arg("minor"), nb::arg("placeholder_prefix") = "",
       nb::arg("placeholder_names") = std::vector<std::string>{},
       "Decompile a marshalled (code, defaults, kwdefaults, annotations) tuple to a def.");
+  m.def("decompile_live", &decompile_live, nb::arg("code"), nb::arg("function").none(),
+        "unveil.decompile of a code object (and its function, or None) without placeholders: "
+        "None when marshal refuses one of its constants.");
   m.def(
       "decompile_pyc", [](const nb::bytes& data) { return decompile_pyc(as_span(data)); },
       nb::arg("data"), "Decompile a .pyc file (its bytes) to Python source.");
