@@ -124,7 +124,7 @@ View reverse_view(const Graph& graph, EdgeFilter filter) {
   std::vector<bool> reach;
   graph_post_order(graph, EdgeFilter::all(), reach);
   const Csr fsucc = filtered(graph, filter, true, reach);
-  const Csr fpred = filtered(graph, filter, false, reach);
+  Csr fpred = filtered(graph, filter, false, reach);
 
   // Exits, then the blocks that reach none of them (infinite loops), linked
   // one at a time from the bottom of the forward order.
@@ -165,14 +165,18 @@ View reverse_view(const Graph& graph, EdgeFilter filter) {
 
   v.nodes = n + 1;
   v.root = exit;
-  std::vector<BlockId> row;
-  for (BlockId b = 0; b < n; ++b) v.succ.add_row(fpred.row(b));
+  // Reversed: a block's successors are its forward predecessors (the rows are
+  // taken over, not copied), the exit's are the linked blocks.
+  v.succ = std::move(fpred);
   std::sort(linked.begin(), linked.end());
   v.succ.add_row(linked);
+  v.pred.start.reserve(n + 2);
+  v.pred.items.reserve(fsucc.items.size() + linked.size());
   for (BlockId b = 0; b < n; ++b) {
-    row.assign(fsucc.row(b).begin(), fsucc.row(b).end());
-    if (is_linked[b]) row.push_back(exit);
-    v.pred.add_row(row);
+    const auto row = fsucc.row(b);
+    v.pred.items.insert(v.pred.items.end(), row.begin(), row.end());
+    if (is_linked[b]) v.pred.items.push_back(exit);
+    v.pred.start.push_back(static_cast<std::uint32_t>(v.pred.items.size()));
   }
   v.pred.add_row({});
   std::sort(v.forced.begin(), v.forced.end());
