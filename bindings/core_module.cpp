@@ -6,6 +6,9 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+// PyMarshal_WriteObjectToString: Python.h leaves marshal.h out.
+#include <marshal.h>
+
 #include <cstdint>
 #include <span>
 #include <string>
@@ -15,6 +18,7 @@
 #include "decode/decode.h"
 #include "decompile/decompile.h"
 #include "disasm/disassemble.h"
+#include "read/code_layout.h"
 #include "read/marshal.h"
 #include "read/pyc.h"
 #include "support/error.h"
@@ -247,6 +251,207 @@ void count_tree(const std::shared_ptr<const CodeObject>& code, const VersionTrai
       count_tree(nested->code, version, code_objects, instructions);
 }
 
+// A live object in the core's object model, read from the interpreter's own
+// fields instead of marshal bytes: what the marshal reader would build from
+// marshal.dumps of it, for the values code objects hold. Anything this cannot
+// build exactly like that throws NotConvertible and the caller marshals
+// instead: ints beyond 64 bits, sets and frozensets (marshal writes 3.11+ sets
+// in its own sorted order), strs with lone surrogates, deep nesting, and every
+// value marshal would refuse.
+struct NotConvertible {};
+
+class LiveReader {
+ public:
+  explicit LiveReader(const VersionTraits& version) : version_(version) {}
+
+  ObjectRef object(PyObject* o) {
+    if (o == Py_None) return none();
+    if (PyUnicode_CheckExact(o)) return make_object(StrValue{utf8(o)});
+    if (PyLong_CheckExact(o)) {
+      int overflow = 0;
+      const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+      if (overflow || (v == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        throw NotConvertible{};
+      }
+      return make_object(IntValue{v, {}, v < 0});
+    }
+    if (PyTuple_CheckExact(o)) return make_object(TupleValue{items(o)});
+    if (PyCode_Check(o)) return make_object(CodeValue{code(reinterpret_cast<PyCodeObject*>(o))});
+    if (PyBytes_CheckExact(o)) return make_object(BytesValue{bytes(o)});
+    if (PyBool_Check(o)) return make_object(BoolValue{o == Py_True});
+    if (PyFloat_CheckExact(o)) return make_object(FloatValue{PyFloat_AS_DOUBLE(o)});
+    if (PyComplex_CheckExact(o))
+      return make_object(ComplexValue{PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)});
+    if (o == Py_Ellipsis) return make_object(EllipsisValue{});
+    if (o == PyExc_StopIteration) return make_object(StopIterationValue{});
+    if (PyList_CheckExact(o)) return make_object(ListValue{items(o)});
+    if (PyDict_CheckExact(o)) {
+      Nested nested(depth_);
+      DictValue d;
+      Py_ssize_t pos = 0;
+      PyObject *key, *value;
+      while (PyDict_Next(o, &pos, &key, &value)) d.items.emplace_back(object(key), object(value));
+      return make_object(std::move(d));
+    }
+    throw NotConvertible{};
+  }
+
+  // The fields marshal writes for this version, through the reader's own checks.
+  std::shared_ptr<const CodeObject> code(PyCodeObject* c) {
+    Nested nested(depth_);
+    detail::RawCode raw;
+    auto field = [&](PyObject* o) { return detail::RawObjectField{object(o), 0}; };
+    auto int_field = [](int v) { return detail::RawIntField{std::int32_t(v), 0}; };
+    raw.argcount = int_field(c->co_argcount);
+    raw.posonlyargcount = int_field(c->co_posonlyargcount);
+    raw.kwonlyargcount = int_field(c->co_kwonlyargcount);
+    raw.stacksize = int_field(c->co_stacksize);
+    raw.flags = int_field(c->co_flags);
+    raw.firstlineno = int_field(c->co_firstlineno);
+    raw.consts = field(c->co_consts);
+    raw.names = field(c->co_names);
+    raw.filename = field(c->co_filename);
+    raw.name = field(c->co_name);
+#if PY_VERSION_HEX >= 0x030B0000
+    // co_code as marshal writes it: without the interpreter's specialisations.
+    nb::object code_bytes = nb::steal(PyCode_GetCode(c));
+    if (!code_bytes.is_valid()) throw nb::python_error();
+    raw.code = field(code_bytes.ptr());
+    raw.localsplusnames = field(c->co_localsplusnames);
+    raw.localspluskinds = field(c->co_localspluskinds);
+    raw.qualname = field(c->co_qualname);
+    raw.linetable = field(c->co_linetable);
+    raw.exceptiontable = field(c->co_exceptiontable);
+#else
+    raw.code = field(c->co_code);
+    raw.nlocals = int_field(c->co_nlocals);
+    raw.varnames = field(c->co_varnames);
+    raw.freevars = field(c->co_freevars);
+    raw.cellvars = field(c->co_cellvars);
+#if PY_VERSION_HEX >= 0x030A0000
+    raw.linetable = field(c->co_linetable);
+#else
+    raw.linetable = field(c->co_lnotab);
+#endif
+#endif
+    static const std::string no_prefix;
+    return std::make_shared<const CodeObject>(detail::build_code_object(raw, version_, no_prefix));
+  }
+
+ private:
+  // Keeps within the marshal reader's nesting limit (MarshalOptions::max_depth)
+  // with room to spare: deeper values take the marshal path and its error.
+  class Nested {
+   public:
+    explicit Nested(int& depth) : depth_(depth) {
+      if (++depth_ > 200) {
+        --depth_;
+        throw NotConvertible{};
+      }
+    }
+    ~Nested() { --depth_; }
+    Nested(const Nested&) = delete;
+    Nested& operator=(const Nested&) = delete;
+
+   private:
+    int& depth_;
+  };
+
+  static const ObjectRef& none() {
+    static const ObjectRef obj = make_object(NoneValue{});
+    return obj;
+  }
+  static std::string utf8(PyObject* s) {
+    Py_ssize_t size = 0;
+    const char* data = PyUnicode_AsUTF8AndSize(s, &size);
+    if (!data) {  // a lone surrogate: marshal's "surrogatepass" is the reader's business
+      PyErr_Clear();
+      throw NotConvertible{};
+    }
+    return std::string(data, std::size_t(size));
+  }
+  static std::string bytes(PyObject* b) {
+    return std::string(PyBytes_AS_STRING(b), std::size_t(PyBytes_GET_SIZE(b)));
+  }
+  std::vector<ObjectRef> items(PyObject* sequence) {
+    Nested nested(depth_);
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(sequence);
+    PyObject** items = PySequence_Fast_ITEMS(sequence);
+    std::vector<ObjectRef> out;
+    out.reserve(std::size_t(n));
+    for (Py_ssize_t i = 0; i < n; ++i) out.push_back(object(items[i]));
+    return out;
+  }
+
+  const VersionTraits& version_;
+  int depth_ = 0;
+};
+
+// unveil.decompile of a live code object in one call: the same marshal bytes
+// unveil._live writes (`code`, or `(code, defaults, kwdefaults, annotations)`
+// for a def), made with the C API so that the common case spends no time in
+// Python-level wrappers. None when marshal refuses a constant (Dynamo's
+// classes, dtypes...): the Python side then substitutes placeholders.
+nb::object decompile_live(nb::handle code, nb::handle fn) {
+  if (!PyCode_Check(code.ptr())) throw nb::type_error("decompile_live: expected a code object");
+  auto* c = reinterpret_cast<PyCodeObject*>(code.ptr());
+  // unveil._live.is_function_code: CO_OPTIMIZED and an identifier for a name.
+  const int is_identifier = PyUnicode_IsIdentifier(c->co_name);
+  if (is_identifier < 0) throw nb::python_error();
+  const bool function = (c->co_flags & CO_OPTIMIZED) && is_identifier;
+
+  const VersionTraits& version = version_or_throw(PY_MINOR_VERSION);
+  nb::object defaults = nb::none(), kwdefaults = nb::none(), annotations = nb::none();
+  if (function) {
+    // unveil._live.marshal_function: fn's defaults and annotations count
+    // only when fn is the function of this very code object.
+    if (PyFunction_Check(fn.ptr()) && PyFunction_GET_CODE(fn.ptr()) == code.ptr()) {
+      if (PyObject* d = PyFunction_GET_DEFAULTS(fn.ptr())) defaults = nb::borrow(d);
+      if (PyObject* k = PyFunction_GET_KW_DEFAULTS(fn.ptr())) kwdefaults = nb::borrow(k);
+      // dict(fn.__annotations__) or None; a failing (3.14: lazily evaluated) one counts as none.
+      PyObject* ann = PyObject_GetAttrString(fn.ptr(), "__annotations__");
+      PyObject* dict_type = reinterpret_cast<PyObject*>(&PyDict_Type);
+      PyObject* copy = ann ? PyObject_CallFunctionObjArgs(dict_type, ann, nullptr) : nullptr;
+      Py_XDECREF(ann);
+      if (!copy) {
+        if (!PyErr_ExceptionMatches(PyExc_Exception)) throw nb::python_error();
+        PyErr_Clear();
+      } else if (PyDict_GET_SIZE(copy) > 0) {
+        annotations = nb::steal(copy);
+      } else {
+        Py_DECREF(copy);
+      }
+    }
+  }
+  // Read straight from the objects when they hold nothing unusual...
+  try {
+    LiveReader reader(version);
+    std::shared_ptr<const CodeObject> tree = reader.code(c);
+    if (!function) return nb::cast(decompile_to_source(std::move(tree), version));
+    auto value = [&](const nb::object& o) { return o.is_none() ? ObjectRef() : reader.object(o.ptr()); };
+    ObjectRef d = value(defaults), k = value(kwdefaults), a = value(annotations);
+    return nb::cast(decompile_function(std::move(tree), d, k, a, version));
+  } catch (const NotConvertible&) {
+  }
+  // ...else through marshal bytes, as unveil._live writes them.
+  nb::object value = function ? nb::make_tuple(code, defaults, kwdefaults, annotations)
+                              : nb::borrow(code);
+  PyObject* raw = PyMarshal_WriteObjectToString(value.ptr(), Py_MARSHAL_VERSION);
+  if (!raw) {
+    if (!PyErr_ExceptionMatches(PyExc_ValueError)) throw nb::python_error();
+    PyErr_Clear();
+    return nb::none();
+  }
+  nb::bytes data = nb::steal<nb::bytes>(raw);
+  static const std::string no_prefix;
+  static const std::vector<std::string> no_names;
+  std::string text =
+      function ? decompile_function_marshal(as_span(data), PY_MINOR_VERSION, no_prefix, no_names)
+               : decompile_marshal(as_span(data), PY_MINOR_VERSION, no_prefix, no_names);
+  return nb::cast(std::move(text));
+}
+
 // unveil.errors.<Kind>Error(message, offset, detail)
 void raise_typed(const Error& e) {
   const char* type_name = "UnveilError";
@@ -343,6 +548,9 @@ NB_MODULE(_core, m) {
       nb::arg("data"), nb::arg("minor"), nb::arg("placeholder_prefix") = "",
       nb::arg("placeholder_names") = std::vector<std::string>{},
       "Decompile a marshalled (code, defaults, kwdefaults, annotations) tuple to a def.");
+  m.def("decompile_live", &decompile_live, nb::arg("code"), nb::arg("function").none(),
+        "unveil.decompile of a code object (and its function, or None) without placeholders: "
+        "None when marshal refuses one of its constants.");
   m.def(
       "decompile_pyc", [](const nb::bytes& data) { return decompile_pyc(as_span(data)); },
       nb::arg("data"), "Decompile a .pyc file (its bytes) to Python source.");

@@ -20,9 +20,27 @@ bool is_start(unsigned char c) noexcept {
 }
 bool is_continue(unsigned char c) noexcept { return is_start(c) || (c >= '0' && c <= '9'); }
 
+// Every name the unparser prints is checked: most are not keywords and are
+// told apart by length or first letter before any comparison.
+constexpr std::size_t kShortestKeyword = 2, kLongestKeyword = 8;
+constexpr auto kKeywordStarts = [] {
+  std::array<bool, 256> starts{};
+  for (std::string_view k : kKeywords) starts[static_cast<unsigned char>(k[0])] = true;
+  return starts;
+}();
+constexpr bool keyword_lengths_hold() {
+  for (std::string_view k : kKeywords)
+    if (k.size() < kShortestKeyword || k.size() > kLongestKeyword) return false;
+  return true;
+}
+static_assert(keyword_lengths_hold(), "a keyword outside the lengths is_keyword screens by");
+
 }  // namespace
 
 bool is_keyword(std::string_view name) noexcept {
+  if (name.size() < kShortestKeyword || name.size() > kLongestKeyword ||
+      !kKeywordStarts[static_cast<unsigned char>(name[0])])
+    return false;
   return std::binary_search(kKeywords.begin(), kKeywords.end(), name);
 }
 

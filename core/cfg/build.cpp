@@ -26,10 +26,6 @@ bool ends_block(const FlowInfo& f) {
 
 GraphBuilder::GraphBuilder(const DecodedCode& code) : code_(code) {
   if (code.traits == nullptr) throw Error(ErrorKind::Decode, "cfg: decoded code has no version");
-  for (int op = 0; op < 256; ++op) {
-    const OpcodeInfo& info = code.traits->op(static_cast<std::uint8_t>(op));
-    if (info.known()) flows_[op] = flow_of(info.op);
-  }
   graph_.code_ = &code;
 }
 

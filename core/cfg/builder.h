@@ -3,7 +3,6 @@
 // the edges that depend on them). Not part of the cfg API.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -43,7 +42,11 @@ class GraphBuilder {
   std::vector<Block>& blocks() { return graph_.blocks_; }
   const Graph& graph() const { return graph_; }
 
-  const FlowInfo& flow(const Instruction& ins) const { return flows_[ins.opcode]; }
+  // A table load by Op; no per-graph table, which cost more than the whole
+  // rest of the build for the small functions that are most code objects.
+  FlowInfo flow(const Instruction& ins) const {
+    return ins.info && ins.info->known() ? flow_of(ins.info->op) : FlowInfo{};
+  }
   BlockId block_at_offset(std::uint32_t offset, std::uint32_t from) const;
   std::string describe(const Instruction& ins) const;
   // Index of the first non-EXTENDED_ARG instruction whose opcode is at or
@@ -52,7 +55,6 @@ class GraphBuilder {
 
   const DecodedCode& code_;
   Graph graph_;
-  std::array<FlowInfo, 256> flows_{};
   std::vector<PendingSuccessors> pending_;
   // Instruction index -> block (EXTENDED_ARG prefixes included).
   std::vector<BlockId> block_of_instruction_;

@@ -29,6 +29,8 @@ struct View {
   BlockId root = 0;
   Csr succ, pred;
   std::vector<BlockId> forced;
+  // Post-order of `succ` from `root`, when building the view found it already.
+  std::vector<BlockId> post_order;
 };
 
 // Post-order of the nodes reachable from `root`, successors in row order.
@@ -54,39 +56,61 @@ std::vector<BlockId> post_order(const Csr& succ, std::uint32_t nodes, BlockId ro
   return out;
 }
 
+// post_order over the graph's own successor lists along `filter`, without
+// building rows first; `seen` comes back marking the blocks reached.
+std::vector<BlockId> graph_post_order(const Graph& graph, EdgeFilter filter,
+                                      std::vector<bool>& seen) {
+  std::vector<BlockId> out;
+  out.reserve(graph.size());
+  seen.assign(graph.size(), false);
+  std::vector<std::pair<BlockId, std::uint32_t>> stack{{graph.entry(), 0}};
+  seen[graph.entry()] = true;
+  const auto blocks = graph.blocks();
+  const auto edges = graph.edges();
+  while (!stack.empty()) {
+    auto& [node, next] = stack.back();
+    const auto& succs = blocks[node].succs;
+    if (next < succs.size()) {
+      const Edge& e = edges[succs[next++]];
+      if (filter.accepts(e.kind) && !seen[e.to]) {
+        seen[e.to] = true;
+        stack.emplace_back(e.to, 0);
+      }
+    } else {
+      out.push_back(node);
+      stack.pop_back();
+    }
+  }
+  return out;
+}
+
 Csr filtered(const Graph& graph, EdgeFilter filter, bool successors,
              const std::vector<bool>& keep) {
   Csr csr;
-  std::vector<BlockId> row;
+  csr.start.reserve(graph.size() + 1);
+  csr.items.reserve(graph.edges().size());
   for (const Block& b : graph.blocks()) {
-    row.clear();
     if (keep[b.id]) {
       for (std::uint32_t e : successors ? b.succs : b.preds) {
         const Edge& edge = graph.edges()[e];
         const BlockId other = successors ? edge.to : edge.from;
-        if (filter.accepts(edge.kind) && keep[other]) row.push_back(other);
+        if (filter.accepts(edge.kind) && keep[other]) csr.items.push_back(other);
       }
     }
-    csr.add_row(row);
+    csr.start.push_back(static_cast<std::uint32_t>(csr.items.size()));
   }
   return csr;
 }
 
-std::vector<bool> reachable_from_entry(const Graph& graph, EdgeFilter filter) {
-  const auto n = static_cast<std::uint32_t>(graph.size());
-  std::vector<bool> all(n, true);
-  const Csr succ = filtered(graph, filter, true, all);
-  std::vector<bool> reach(n, false);
-  for (BlockId b : post_order(succ, n, graph.entry())) reach[b] = true;
-  return reach;
-}
-
+// The dominator tree needs the predecessors of the reachable blocks (among
+// themselves) and a post-order, which one search of the graph gives along
+// with reachability: the successor rows themselves are never needed.
 View forward_view(const Graph& graph, EdgeFilter filter) {
   View v;
   v.nodes = static_cast<std::uint32_t>(graph.size());
   v.root = graph.entry();
-  const std::vector<bool> reach = reachable_from_entry(graph, filter);
-  v.succ = filtered(graph, filter, true, reach);
+  std::vector<bool> reach;
+  v.post_order = graph_post_order(graph, filter, reach);
   v.pred = filtered(graph, filter, false, reach);
   return v;
 }
@@ -97,9 +121,10 @@ View reverse_view(const Graph& graph, EdgeFilter filter) {
   // Every block that runs at all, also one entered only through a handler
   // (code after a `try` whose body always returns): it has post-dominators
   // along the filter's edges like any other.
-  const std::vector<bool> reach = reachable_from_entry(graph, EdgeFilter::all());
+  std::vector<bool> reach;
+  graph_post_order(graph, EdgeFilter::all(), reach);
   const Csr fsucc = filtered(graph, filter, true, reach);
-  const Csr fpred = filtered(graph, filter, false, reach);
+  Csr fpred = filtered(graph, filter, false, reach);
 
   // Exits, then the blocks that reach none of them (infinite loops), linked
   // one at a time from the bottom of the forward order.
@@ -140,14 +165,18 @@ View reverse_view(const Graph& graph, EdgeFilter filter) {
 
   v.nodes = n + 1;
   v.root = exit;
-  std::vector<BlockId> row;
-  for (BlockId b = 0; b < n; ++b) v.succ.add_row(fpred.row(b));
+  // Reversed: a block's successors are its forward predecessors (the rows are
+  // taken over, not copied), the exit's are the linked blocks.
+  v.succ = std::move(fpred);
   std::sort(linked.begin(), linked.end());
   v.succ.add_row(linked);
+  v.pred.start.reserve(n + 2);
+  v.pred.items.reserve(fsucc.items.size() + linked.size());
   for (BlockId b = 0; b < n; ++b) {
-    row.assign(fsucc.row(b).begin(), fsucc.row(b).end());
-    if (is_linked[b]) row.push_back(exit);
-    v.pred.add_row(row);
+    const auto row = fsucc.row(b);
+    v.pred.items.insert(v.pred.items.end(), row.begin(), row.end());
+    if (is_linked[b]) v.pred.items.push_back(exit);
+    v.pred.start.push_back(static_cast<std::uint32_t>(v.pred.items.size()));
   }
   v.pred.add_row({});
   std::sort(v.forced.begin(), v.forced.end());
@@ -165,7 +194,8 @@ struct DominatorBuilder {
     t.forced_exits_ = std::move(view.forced);
     const std::uint32_t n = view.nodes;
 
-    std::vector<BlockId> order = post_order(view.succ, n, view.root);
+    std::vector<BlockId> order =
+        view.post_order.empty() ? post_order(view.succ, n, view.root) : std::move(view.post_order);
     std::reverse(order.begin(), order.end());
     std::vector<std::uint32_t> rank(n, kNone);
     for (std::uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;

@@ -132,81 +132,84 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
     }
   }
 
-  // Headers innermost first (reverse preorder). Walking back from the latches
-  // gathers the blocks whose innermost loop this is; an already-found inner
-  // loop is met as its (collapsed) header and becomes a child.
-  Collapse collapse(n);
-  std::vector<BlockId> headers;  // in the order loops are created
-  std::vector<std::uint32_t> mark(n, kNoLoop);  // loop being walked that saw the block
-  std::vector<BlockId> work;
-  const std::vector<BlockId> pre = preorder(graph, f.filter_);
-  std::vector<LoopId> created(n, kNoLoop);  // header -> temporary loop index
-  std::vector<Loop> found;
-  for (auto it = pre.rbegin(); it != pre.rend(); ++it) {
-    const BlockId h = *it;
-    if (latches[h].empty()) continue;
-    const auto id = static_cast<LoopId>(found.size());
-    Loop loop;
-    loop.header = h;
-    loop.latches = latches[h];
-    std::sort(loop.latches.begin(), loop.latches.end());
-    loop.latches.erase(std::unique(loop.latches.begin(), loop.latches.end()), loop.latches.end());
-    loop.own_blocks.push_back(h);
-    mark[h] = id;
-    for (BlockId l : loop.latches) {
-      const BlockId r = collapse.find(l);
-      if (mark[r] != id) {
-        mark[r] = id;
-        work.push_back(r);
-      }
-    }
-    std::vector<BlockId> members;
-    while (!work.empty()) {
-      const BlockId x = work.back();
-      work.pop_back();
-      members.push_back(x);
-      graph.for_each_predecessor(x, f.filter_, [&](const Edge& e) {
-        if (!dom.contains(e.from)) return;
-        const BlockId r = collapse.find(e.from);
-        if (mark[r] != id && r != h) {
+  // No back edge, no loop (most functions): skip the walk and its per-block tables.
+  if (!f.back_edges_.empty()) {
+    // Headers innermost first (reverse preorder). Walking back from the latches
+    // gathers the blocks whose innermost loop this is; an already-found inner
+    // loop is met as its (collapsed) header and becomes a child.
+    Collapse collapse(n);
+    std::vector<BlockId> headers;  // in the order loops are created
+    std::vector<std::uint32_t> mark(n, kNoLoop);  // loop being walked that saw the block
+    std::vector<BlockId> work;
+    const std::vector<BlockId> pre = preorder(graph, f.filter_);
+    std::vector<LoopId> created(n, kNoLoop);  // header -> temporary loop index
+    std::vector<Loop> found;
+    for (auto it = pre.rbegin(); it != pre.rend(); ++it) {
+      const BlockId h = *it;
+      if (latches[h].empty()) continue;
+      const auto id = static_cast<LoopId>(found.size());
+      Loop loop;
+      loop.header = h;
+      loop.latches = latches[h];
+      std::sort(loop.latches.begin(), loop.latches.end());
+      loop.latches.erase(std::unique(loop.latches.begin(), loop.latches.end()), loop.latches.end());
+      loop.own_blocks.push_back(h);
+      mark[h] = id;
+      for (BlockId l : loop.latches) {
+        const BlockId r = collapse.find(l);
+        if (mark[r] != id) {
           mark[r] = id;
           work.push_back(r);
         }
-      });
-    }
-    for (BlockId x : members) {
-      if (created[x] != kNoLoop) {
-        found[created[x]].parent = id;  // x heads an inner loop
-        loop.children.push_back(created[x]);
-      } else {
-        loop.own_blocks.push_back(x);
       }
-      collapse.attach(x, h);
+      std::vector<BlockId> members;
+      while (!work.empty()) {
+        const BlockId x = work.back();
+        work.pop_back();
+        members.push_back(x);
+        graph.for_each_predecessor(x, f.filter_, [&](const Edge& e) {
+          if (!dom.contains(e.from)) return;
+          const BlockId r = collapse.find(e.from);
+          if (mark[r] != id && r != h) {
+            mark[r] = id;
+            work.push_back(r);
+          }
+        });
+      }
+      for (BlockId x : members) {
+        if (created[x] != kNoLoop) {
+          found[created[x]].parent = id;  // x heads an inner loop
+          loop.children.push_back(created[x]);
+        } else {
+          loop.own_blocks.push_back(x);
+        }
+        collapse.attach(x, h);
+      }
+      created[h] = id;
+      found.push_back(std::move(loop));
     }
-    created[h] = id;
-    found.push_back(std::move(loop));
-  }
 
-  // Renumber by header id so that an enclosing loop precedes its children.
-  std::vector<LoopId> order(found.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(),
-            [&](LoopId a, LoopId b) { return found[a].header < found[b].header; });
-  std::vector<LoopId> renumber(found.size());
-  for (LoopId i = 0; i < order.size(); ++i) renumber[order[i]] = i;
-  for (LoopId old : order) {
-    Loop loop = std::move(found[old]);
-    if (loop.parent != kNoLoop) loop.parent = renumber[loop.parent];
-    for (LoopId& c : loop.children) c = renumber[c];
-    std::sort(loop.children.begin(), loop.children.end());
-    std::sort(loop.own_blocks.begin(), loop.own_blocks.end());
-    f.loops_.push_back(std::move(loop));
-  }
-  for (LoopId i = 0; i < f.loops_.size(); ++i) {
-    Loop& loop = f.loops_[i];
-    if (loop.parent != kNoLoop) loop.depth = f.loops_[loop.parent].depth + 1;
-    f.header_of_[loop.header] = i;
-    for (BlockId b : loop.own_blocks) f.innermost_[b] = i;
+    // Renumber by header id so that an enclosing loop precedes its children.
+    std::vector<LoopId> order(found.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(),
+              [&](LoopId a, LoopId b) { return found[a].header < found[b].header; });
+    std::vector<LoopId> renumber(found.size());
+    for (LoopId i = 0; i < order.size(); ++i) renumber[order[i]] = i;
+    for (LoopId old : order) {
+      Loop loop = std::move(found[old]);
+      if (loop.parent != kNoLoop) loop.parent = renumber[loop.parent];
+      for (LoopId& c : loop.children) c = renumber[c];
+      std::sort(loop.children.begin(), loop.children.end());
+      std::sort(loop.own_blocks.begin(), loop.own_blocks.end());
+      f.loops_.push_back(std::move(loop));
+    }
+    for (LoopId i = 0; i < f.loops_.size(); ++i) {
+      Loop& loop = f.loops_[i];
+      if (loop.parent != kNoLoop) loop.depth = f.loops_[loop.parent].depth + 1;
+      f.header_of_[loop.header] = i;
+      for (BlockId b : loop.own_blocks) f.innermost_[b] = i;
+    }
   }
 
   // What is still cyclic without the back edges has no dominating header.

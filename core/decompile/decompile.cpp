@@ -72,13 +72,20 @@ std::string decompile_function_marshal(std::span<const std::uint8_t> data, int m
   auto* parts = o ? o->as<TupleValue>() : nullptr;
   if (!parts || parts->items.size() != 4)
     throw Error(ErrorKind::CodeObject, "a function is marshalled as (code, defaults, kwdefaults, annotations)");
+  return decompile_function(code_of(parts->items[0]), parts->items[1], parts->items[2],
+                            parts->items[3], v);
+}
+
+std::string decompile_function(std::shared_ptr<const CodeObject> code, const ObjectRef& defaults,
+                               const ObjectRef& kwdefaults, const ObjectRef& annotations,
+                               const VersionTraits& v) {
   lift::FunctionValue f;
-  f.code = code_of(parts->items[0]);
+  f.code = std::move(code);
   if (!ast::is_identifier(f.code->name)) return decompile_to_source(f.code, v);
-  if (auto* d = parts->items[1] ? parts->items[1]->as<TupleValue>() : nullptr)
+  if (auto* d = defaults ? defaults->as<TupleValue>() : nullptr)
     for (const ObjectRef& x : d->items) f.defaults.push_back(ast::constant(x));
-  f.kwdefaults = named_values(parts->items[2]);
-  f.annotations = named_values(parts->items[3]);
+  f.kwdefaults = named_values(kwdefaults);
+  f.annotations = named_values(annotations);
   decompile::Driver driver(v);
   std::string text = unparse(ast::Module{{driver.define_function(f, f.code->name)}});
   if (!text.empty() && text.back() != '\n') text += '\n';

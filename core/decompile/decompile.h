@@ -39,4 +39,10 @@ std::string decompile_function_marshal(std::span<const std::uint8_t> data, int m
                                        const std::string& placeholder_prefix,
                                        const std::vector<std::string>& placeholder_names);
 
+// The same from a code object already read (the bindings build it from a
+// live one) and the three values, each null or None when absent.
+std::string decompile_function(std::shared_ptr<const CodeObject> code, const ObjectRef& defaults,
+                               const ObjectRef& kwdefaults, const ObjectRef& annotations,
+                               const VersionTraits& version);
+
 }  // namespace unveil

@@ -160,12 +160,17 @@ bool valid_name(std::string_view name, NameRole role) {
 // them), then assigning.
 class DefaultNames {
  public:
-  std::string collect(std::string_view name, NameRole role) {
-    if (valid_name(name, role))
-      taken_.emplace(name);
-    else
-      saw_invalid_ = true;
-    return std::string(name);
+  // The pass of the Unparser that uses this mapping: first Check (are all names
+  // valid? almost always, and then that pass's text is the output), then only
+  // if not Collect (every valid name) and Assign (the renames).
+  enum class Pass { Check, Collect, Assign };
+
+  void check(std::string_view name, NameRole role) {
+    if (!saw_invalid_ && !valid_name(name, role)) saw_invalid_ = true;
+  }
+
+  void collect(std::string_view name, NameRole role) {
+    if (valid_name(name, role)) taken_.emplace(name);
   }
 
   std::string assign(std::string_view name, NameRole role) {
@@ -192,8 +197,10 @@ class DefaultNames {
 
 class Unparser {
  public:
-  Unparser(const UnparseOptions& options, const NameMapper& names)
-      : options_(options), names_(names) {}
+  // `names` and `pass` give the default mapping, used unless options.name_mapper is set.
+  Unparser(const UnparseOptions& options, DefaultNames* names = nullptr,
+           DefaultNames::Pass pass = DefaultNames::Pass::Check)
+      : options_(options), names_(names), pass_(pass) {}
 
   std::string take() { return std::move(out_); }
 
@@ -256,8 +263,23 @@ class Unparser {
       f(item);
     }
   }
-  std::string map_name(std::string_view name, NameRole role) { return names_(name, role); }
-  void write_name(std::string_view name, NameRole role) { write(map_name(name, role)); }
+  std::string map_name(std::string_view name, NameRole role) {
+    if (options_.name_mapper) return options_.name_mapper(name, role);
+    if (pass_ == DefaultNames::Pass::Assign) return names_->assign(name, role);
+    if (pass_ == DefaultNames::Pass::Check) names_->check(name, role);
+    else names_->collect(name, role);
+    return std::string(name);
+  }
+  // Like write(map_name(...)), without a string per name in the common passes.
+  void write_name(std::string_view name, NameRole role) {
+    if (options_.name_mapper || pass_ == DefaultNames::Pass::Assign) {
+      write(map_name(name, role));
+      return;
+    }
+    if (pass_ == DefaultNames::Pass::Check) names_->check(name, role);
+    else names_->collect(name, role);
+    write(name);
+  }
   // `name=value` or `**value`, in calls and class headers alike.
   void keyword(const ast::Keyword& k) {
     if (k.arg) {
@@ -318,7 +340,8 @@ class Unparser {
   void fstring_fallback(const ExprList& values, Prec p);
 
   const UnparseOptions& options_;
-  const NameMapper& names_;
+  DefaultNames* names_;
+  DefaultNames::Pass pass_;
   std::string out_;
   int indent_ = 0;
   int pending_line_ = 0;
@@ -637,16 +660,26 @@ void Unparser::comment(const ast::Comment& c) {
 // newlines and tabs, other escapes only where needed.
 void Unparser::docstring(const std::string& utf8) {
   std::string escaped;
-  for_each_char(utf8, [&](std::string_view ch) {
-    if (ch == "\n" || ch == "\t")
-      escaped += ch;
-    else if (ch == "\\")
+  escaped.reserve(utf8.size());
+  // Printable ASCII, newlines and tabs print as themselves: most docstrings are
+  // nothing else, so they are copied in runs, not one repr() per character.
+  auto as_is = [](char c) { return (c >= 0x20 && c < 0x7f && c != '\\') || c == '\n' || c == '\t'; };
+  const std::string_view text = utf8;
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t j = i;
+    while (j < text.size() && as_is(text[j])) ++j;
+    escaped += text.substr(i, j - i);
+    if (j == text.size()) break;
+    const std::size_t n = std::min(utf8_length(static_cast<unsigned char>(text[j])), text.size() - j);
+    const std::string_view ch = text.substr(j, n);
+    if (ch == "\\")
       escaped += "\\\\";
     else if (std::string e = repr_escape(ch); !e.empty())
       escaped += e;
     else
       escaped += ch;
-  });
+    i = j + n;
+  }
   std::vector<std::string_view> quotes;
   for (std::string_view q : {"\"\"\"", "'''"})
     if (escaped.find(q) == std::string::npos) quotes.push_back(q);
@@ -1481,24 +1514,24 @@ void Unparser::pattern(const PatternPtr& pat, Prec p) {
 }
 
 // Runs `emit` on an Unparser. With the default name mapping, a first pass
-// collects the tree's names; only when some are invalid does a second pass
-// rename them, knowing every name it must not collide with.
+// checks the tree's names; only when some are invalid do two more passes
+// collect the valid ones and rename the others, so that no rename collides.
 template <class F>
 std::string run(const UnparseOptions& options, F&& emit) {
   if (options.name_mapper) {
-    Unparser u(options, options.name_mapper);
+    Unparser u(options);
     emit(u);
     return u.take();
   }
   DefaultNames names;
-  NameMapper collect = [&](std::string_view n, NameRole r) { return names.collect(n, r); };
-  Unparser first(options, collect);
+  Unparser first(options, &names, DefaultNames::Pass::Check);
   emit(first);
   if (!names.saw_invalid()) return first.take();
-  NameMapper assign = [&](std::string_view n, NameRole r) { return names.assign(n, r); };
-  Unparser second(options, assign);
-  emit(second);
-  return second.take();
+  Unparser collect(options, &names, DefaultNames::Pass::Collect);
+  emit(collect);
+  Unparser assign(options, &names, DefaultNames::Pass::Assign);
+  emit(assign);
+  return assign.take();
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// Private to core/read: turning the raw fields of a marshalled code object
-// into a checked CodeObject with both locals views filled.
+// Turning the raw fields of a code object into a checked CodeObject with both
+// locals views filled: for the marshal reader, and for the bindings, which
+// fill the fields from a live code object so that it gets the same checks.
 #pragma once
 
 #include <cstddef>

@@ -4,6 +4,7 @@ This release carries the foundation: reading any CPython 3.8-3.14 code object
 (from a .pyc file or a live code object) and disassembling it with a C++ core.
 """
 from pathlib import Path
+from types import CodeType
 from typing import Any, Dict, List, Union
 
 from . import _core
@@ -76,13 +77,22 @@ def decompile(obj: Any, *, verify: bool = False) -> str:
     Code whose constants are not literals (Dynamo's) cannot verify equal: the
     source names those objects, and the warning says so.
     """
-    code = code_of(obj)
-    if is_function_code(code):
-        m = marshal_function(code, function_of(obj))
-        text = _core.decompile_function_marshal(m.data, m.minor, m.placeholder_prefix, m.placeholder_names)
+    if type(obj) is CodeType:  # the common case, kept short: this is per-call cost
+        code, fn = obj, None
     else:
-        m = marshal_code(code)
-        text = _core.decompile_marshal(m.data, m.minor, m.placeholder_prefix, m.placeholder_names)
+        code = code_of(obj)
+        fn = function_of(obj) if is_function_code(code) else None
+    # Marshalled and decompiled in one call; None when a constant needs a placeholder.
+    text = _core.decompile_live(code, fn)
+    placeholder_names: List[str] = []
+    if text is None:
+        if is_function_code(code):
+            m = marshal_function(code, fn)
+            text = _core.decompile_function_marshal(m.data, m.minor, m.placeholder_prefix, m.placeholder_names)
+        else:
+            m = marshal_code(code)
+            text = _core.decompile_marshal(m.data, m.minor, m.placeholder_prefix, m.placeholder_names)
+        placeholder_names = m.placeholder_names
     if verify:
         import warnings
 
@@ -91,7 +101,7 @@ def decompile(obj: Any, *, verify: bool = False) -> str:
         qualname = getattr(obj, "__qualname__", None)
         differences = _verify.compare_decompiled(code, text, qualname if isinstance(qualname, str) else None)
         if differences:
-            message = _verify.verification_message(code, differences, m.placeholder_names)
+            message = _verify.verification_message(code, differences, placeholder_names)
             warnings.warn(_verify.VerificationWarning(message), stacklevel=2)
     return text
 

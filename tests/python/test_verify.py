@@ -136,7 +136,7 @@ def test_verify_warns_and_returns_the_source_unchanged(monkeypatch: pytest.Monke
     def wrong(*args: Any) -> str:
         return "c = a * b\nreturn c - 1\n"
 
-    monkeypatch.setattr(_core, "decompile_function_marshal", wrong)
+    monkeypatch.setattr(_core, "decompile_live", wrong)
     with pytest.warns(VerificationWarning, match="does not compile back to the same bytecode") as record:
         text = unveil.decompile(straight, verify=True)
     assert text == "c = a * b\nreturn c - 1\n"
@@ -147,7 +147,7 @@ def test_verify_warns_and_returns_the_source_unchanged(monkeypatch: pytest.Monke
 
 
 def test_verify_can_be_made_strict(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_core, "decompile_function_marshal", lambda *args: "return (\n")
+    monkeypatch.setattr(_core, "decompile_live", lambda *args: "return (\n")
     with warnings.catch_warnings():
         warnings.simplefilter("error", VerificationWarning)
         with pytest.raises(VerificationWarning, match="does not compile: SyntaxError"):
