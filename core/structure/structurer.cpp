@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "ast/build.h"
+#include "ast/rewrite.h"
 #include "decode/argument.h"
 #include "lift/sinks.h"
 #include "structure/comprehension.h"
@@ -424,6 +425,9 @@ bool Structurer::leaves_region(BlockId b, std::size_t stack_depth) const {
   if (b != expected && handler_kind(regions_.back().handler) == HandlerKind::With &&
       with_exit_then_return(b))
     return false;
+  // `break`/`continue` out of the try: its unwinding (a finally copy, a
+  // with's exit) runs outside the protected range, then jumps.
+  if (b != expected && unwinds_to_loop_edge(b)) return false;
   // A lone jump the compiler left unprotected (3.12+ a loop's back jump
   // inside a with) leaves only if where it goes does.
   for (int guard = 0; guard < 8 && is_lone_jump(b); ++guard) {
@@ -433,6 +437,20 @@ bool Structurer::leaves_region(BlockId b, std::size_t stack_depth) const {
   }
   auto chain = handler_chain(b);
   return std::find(chain.begin(), chain.end(), regions_.back().handler) == chain.end();
+}
+
+// From `b` straight on (no branch) to the current loop's header or follow.
+bool Structurer::unwinds_to_loop_edge(BlockId b) const {
+  if (context_.empty()) return false;
+  const LoopContext& loop = context_.back();
+  for (int guard = 0; guard < 16 && b != kNoBlock && b < graph_.size(); ++guard) {
+    if (emitted_[b]) return false;
+    BlockId next = normal_successor(b);
+    if (next == kNoBlock || (fall_successor(b) != kNoBlock && jump_successor(b) != kNoBlock)) return false;
+    if (next == loop.header || next == loop.follow) return true;
+    b = next;
+  }
+  return false;
 }
 
 // A block of one unconditional jump (and NOPs).
@@ -512,13 +530,16 @@ void Structurer::remove_finally_copies(Seq& seq) const {
 }
 
 namespace {
-// Removes the copy of a finally body inlined before each `return` (3.9+).
-// Returns false when a return has no copy in front of it.
-bool strip_inline_finally(ast::StmtList& body, const ast::StmtList& fin, const std::string& fin_text) {
+// Removes the copy of a finally body inlined before each `return`, and
+// before each `break`/`continue` that leaves the try (not those of a loop
+// inside it) (3.9+). Returns false when one has no copy in front of it.
+bool strip_inline_finally(ast::StmtList& body, const ast::StmtList& fin, const std::string& fin_text,
+                          bool in_inner_loop = false) {
   bool ok = true;
   for (std::size_t k = 0; k < body.size(); ++k) {
     const ast::StmtPtr& st = body[k];
-    if (st->is<ast::Return>()) {
+    bool leaves = st->is<ast::Return>() || (!in_inner_loop && (st->is<ast::Break>() || st->is<ast::Continue>()));
+    if (leaves) {
       if (k < fin.size()) return false;
       ast::StmtList copy(body.begin() + std::ptrdiff_t(k - fin.size()), body.begin() + std::ptrdiff_t(k));
       if (unparse(copy) != fin_text) return false;
@@ -526,27 +547,23 @@ bool strip_inline_finally(ast::StmtList& body, const ast::StmtList& fin, const s
       k -= fin.size();
       continue;
     }
-    if (auto* i = st->as<ast::If>()) {
-      ast::If c = *i;
-      ok = ok && strip_inline_finally(c.body, fin, fin_text) && strip_inline_finally(c.orelse, fin, fin_text);
-      body[k] = ast::make_stmt(std::move(c), st->line);
-    } else if (auto* w = st->as<ast::While>()) {
+    auto strip = [&](ast::StmtList& b, bool inner) { ok = ok && strip_inline_finally(b, fin, fin_text, inner); };
+    if (auto* w = st->as<ast::While>()) {
       ast::While c = *w;
-      ok = ok && strip_inline_finally(c.body, fin, fin_text) && strip_inline_finally(c.orelse, fin, fin_text);
+      strip(c.body, true);
+      strip(c.orelse, in_inner_loop);
       body[k] = ast::make_stmt(std::move(c), st->line);
     } else if (auto* f = st->as<ast::For>()) {
       ast::For c = *f;
-      ok = ok && strip_inline_finally(c.body, fin, fin_text) && strip_inline_finally(c.orelse, fin, fin_text);
+      strip(c.body, true);
+      strip(c.orelse, in_inner_loop);
       body[k] = ast::make_stmt(std::move(c), st->line);
-    } else if (auto* t = st->as<ast::Try>()) {
-      ast::Try c = *t;
-      ok = ok && strip_inline_finally(c.body, fin, fin_text) && strip_inline_finally(c.orelse, fin, fin_text);
-      for (auto& h : c.handlers) ok = ok && strip_inline_finally(h.body, fin, fin_text);
-      body[k] = ast::make_stmt(std::move(c), st->line);
-    } else if (auto* wi = st->as<ast::With>()) {
-      ast::With c = *wi;
-      ok = ok && strip_inline_finally(c.body, fin, fin_text);
-      body[k] = ast::make_stmt(std::move(c), st->line);
+    } else {
+      body[k] = ast::map_bodies(st, [&](const ast::StmtList& b) {
+        ast::StmtList c = b;
+        strip(c, in_inner_loop);
+        return c;
+      });
     }
   }
   return ok;
@@ -647,7 +664,8 @@ BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
     if (!fin.stmts.empty() && !strip_inline_finally(body_stmts, fin.stmts, unparse(fin.stmts)))
       fail(b, "a return in try/finally without the finally copy before it");
     out.stmts.push_back(ast::try_(body_stmts, {}, {}, fin.stmts));
-    out.finally_copies.emplace_back(out.stmts.size(), fin.stmts);
+    // A body that never completes (it returns) has no normal-path copy.
+    if (done.exit != kNoBlock) out.finally_copies.emplace_back(out.stmts.size(), fin.stmts);
     out.stack = body.stack;
     return done.exit;
   }

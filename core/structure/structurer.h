@@ -67,6 +67,7 @@ class Structurer {
   bool dead_end(cfg::BlockId b) const;
   bool only_ends_frame(cfg::BlockId b, std::uint32_t limit) const;
   bool is_lone_jump(cfg::BlockId b) const;
+  bool unwinds_to_loop_edge(cfg::BlockId b) const;
   bool with_exit_then_return(cfg::BlockId b) const;
   HandlerKind handler_kind(cfg::BlockId h) const;
   lift::Stack handler_stack(cfg::BlockId protected_block, const lift::Stack& stack) const;
