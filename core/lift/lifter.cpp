@@ -1245,6 +1245,20 @@ void op_end_finally(State& s) {
   if (!s.stack.empty()) s.pop();
   if (!s.with_cleanup) s.end_finally = true;
 }
+// 3.8 `return`/`break` out of try/finally or with: CALL_FINALLY runs the
+// finally body and comes back with the stack as it was; POP_FINALLY then
+// drops what BEGIN_FINALLY pushed (keeping the returned value on top).
+void op_call_finally(State&) {}
+void op_pop_finally(State& s) {
+  if (s.arg().number != 0) {
+    Item top = s.stack.empty() ? Item::of(Kind::Marker) : s.stack.back();
+    s.pop();
+    s.pop();
+    s.push(std::move(top));
+  } else {
+    s.pop();
+  }
+}
 void op_with_cleanup_start(State& s) {
   s.with_cleanup = true;
   s.push(Item::of(Kind::Marker));
@@ -1397,6 +1411,8 @@ const std::unordered_map<std::string_view, Handler>& handlers() {
     t["BEGIN_FINALLY"] = op_begin_finally;
     t["END_FINALLY"] = op_end_finally;
     t["WITH_CLEANUP_START"] = op_with_cleanup_start;
+    t["CALL_FINALLY"] = op_call_finally;
+    t["POP_FINALLY"] = op_pop_finally;
     t["WITH_CLEANUP_FINISH"] = op_with_cleanup_finish;
     t["CALL_INTRINSIC_1"] = op_call_intrinsic_1;
     t["CALL_FUNCTION"] = op_call_function;
@@ -1510,7 +1526,7 @@ bool terminate(State& s) {
     s.reraise = true;
     return true;
   }
-  if (n == "POP_FINALLY" || n == "CALL_FINALLY" || n == "SETUP_ASYNC_WITH" ||
+  if (n == "SETUP_ASYNC_WITH" ||
       n == "WITH_EXCEPT_START" || n == "SETUP_LOOP") {
     s.fail("exception handling and with statements are not supported yet");
   }

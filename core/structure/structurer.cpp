@@ -27,6 +27,10 @@ using lift::Item;
 using TK = lift::Terminator::Kind;
 
 namespace {
+// The edges control flows along in source terms: not exceptions, and not
+// 3.8's CALL_FINALLY into a finally body (a `return`/`break` runs the body
+// and comes back: the statement just goes on).
+constexpr EdgeFilter kFlow = EdgeFilter::normal().without(EdgeKind::Call);
 constexpr std::size_t kMaxSteps = 1'000'000;
 constexpr std::size_t kMaxNesting = 400;
 
@@ -68,7 +72,7 @@ Structurer::Structurer(const DecodedCode& code, lift::Definer& definer)
       // Exception edges count for dominance and loops: a loop inside an except
       // clause is still a loop, and a handler that loops back is in the loop.
       dom_(cfg::DominatorTree::dominators(graph_, EdgeFilter::all())),
-      pdom_(cfg::DominatorTree::post_dominators(graph_, EdgeFilter::normal())),
+      pdom_(cfg::DominatorTree::post_dominators(graph_, kFlow)),
       loops_(cfg::LoopForest::find(graph_, dom_)),
       lifter_(code, definer),
       emitted_(graph_.size(), false) {
@@ -340,7 +344,7 @@ bool Structurer::only_ends_frame(BlockId b, std::uint32_t limit) const {
     work.pop_back();
     if (!dom_.dominates(b, x) || loops_.loop_of_header(x) != cfg::kNoLoop || graph_.block(x).begin >= limit)
       return false;
-    graph_.for_each_successor(x, EdgeFilter::normal(), [&](const cfg::Edge& e) {
+    graph_.for_each_successor(x, kFlow, [&](const cfg::Edge& e) {
       if (!seen[e.to]) seen[e.to] = true, work.push_back(e.to);
     });
   }
@@ -349,15 +353,16 @@ bool Structurer::only_ends_frame(BlockId b, std::uint32_t limit) const {
 
 bool Structurer::dead_end(BlockId b) const {
   std::size_t succ = 0;
-  graph_.for_each_successor(b, EdgeFilter::normal(), [&](const cfg::Edge&) { ++succ; });
+  graph_.for_each_successor(b, kFlow, [&](const cfg::Edge&) { ++succ; });
   return succ == 0;
 }
 
-// `return` out of a `with`: from `b` straight on to the frame's end, only
-// the __exit__(None, None, None) call and moving the returned value (which
-// is either computed inside or a constant) around it. Returning None there
-// is the function's implicit end after the `with`, not a `return`.
-bool Structurer::with_exit_then_return(BlockId b) const {
+// `return` out of a `with` (or a 3.8 try/finally): from `b` straight on to
+// the frame's end, only the __exit__(None, None, None) call (3.8: the
+// finally body's CALL_FINALLY) and moving the returned value (which is either
+// computed inside or a constant) around it. Returning None there is the
+// function's implicit end after the `with`, not a `return`.
+bool Structurer::unwinds_then_returns(BlockId b) const {
   bool exit_call = false;
   const Instruction* previous = nullptr;
   auto is_none = [&](const Instruction& i) {
@@ -369,6 +374,11 @@ bool Structurer::with_exit_then_return(BlockId b) const {
       switch (i.op()) {
         case Op::CALL: case Op::PRECALL: case Op::CALL_FUNCTION:
           exit_call = exit_call || i.arg == 2 || i.arg == 3;
+          break;
+        case Op::WITH_CLEANUP_START: case Op::CALL_FINALLY:  // 3.8
+          exit_call = true;
+          break;
+        case Op::BEGIN_FINALLY: case Op::WITH_CLEANUP_FINISH: case Op::POP_FINALLY:
           break;
         case Op::RETURN_CONST:
           return exit_call && !is_none(i);
@@ -383,7 +393,7 @@ bool Structurer::with_exit_then_return(BlockId b) const {
       }
       if (i.op() != Op::NOP && i.op() != Op::EXTENDED_ARG) previous = &i;
     }
-    if (graph_.last_instruction(b).jump_target && fall_successor(b) != kNoBlock) return false;
+    if (jump_successor(b) != kNoBlock && fall_successor(b) != kNoBlock) return false;
     b = normal_successor(b);
   }
   return false;
@@ -394,14 +404,14 @@ bool Structurer::with_exit_then_return(BlockId b) const {
 // out of a `with` is not its exit: a with whose body only returns has none.
 BlockId Structurer::expected_exit(BlockId handler) const {
   BlockId going_on = kNoBlock, any = kNoBlock;
-  const bool with = handler_kind(handler) == HandlerKind::With;
+  const bool with = handler_kind(handler) != HandlerKind::Except;
   for (const cfg::Block& blk : graph_.blocks()) {
     auto chain = handler_chain(blk.id);
     if (std::find(chain.begin(), chain.end(), handler) == chain.end()) continue;
-    graph_.for_each_successor(blk.id, EdgeFilter::normal(), [&](const cfg::Edge& e) {
+    graph_.for_each_successor(blk.id, kFlow, [&](const cfg::Edge& e) {
       auto c = handler_chain(e.to);
       if (std::find(c.begin(), c.end(), handler) != c.end()) return;
-      if (with && with_exit_then_return(e.to)) return;
+      if (with && unwinds_then_returns(e.to)) return;
       auto later = [&](BlockId cur) { return cur == kNoBlock || graph_.block(e.to).begin > graph_.block(cur).begin; };
       if (later(any)) any = e.to;
       if (!dead_end(e.to) && later(going_on)) going_on = e.to;
@@ -422,8 +432,8 @@ bool Structurer::leaves_region(BlockId b, std::size_t stack_depth) const {
   // (the last one in code order: inline copies come first).
   BlockId expected = regions_.back().expected_exit;
   if (expected != kNoBlock && b != expected && dead_end(b)) return false;
-  if (b != expected && handler_kind(regions_.back().handler) == HandlerKind::With &&
-      with_exit_then_return(b))
+  if (b != expected && handler_kind(regions_.back().handler) != HandlerKind::Except &&
+      unwinds_then_returns(b))
     return false;
   // `break`/`continue` out of the try: its unwinding (a finally copy, a
   // with's exit) runs outside the protected range, then jumps.
@@ -642,11 +652,16 @@ BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
     out.stack = body.stack;
     return done.exit;
   }
-  if (kind == HandlerKind::Finally && code_.traits->minor == 8) {
-    // 3.8: one finally body, entered from the try body's end (BEGIN_FINALLY).
-    if (done.exit == kNoBlock) fail(b, "3.8 try/finally whose body does not fall through");
+  if (kind == HandlerKind::Finally && lift::version_row(code_.traits->minor).finally_subroutine) {
+    // 3.8: one finally body, entered from the try body's end (BEGIN_FINALLY),
+    // or only by CALL_FINALLY and exceptions when the body always returns.
+    const bool completes = done.exit != kNoBlock;
+    if (completes && graph_.instructions(done.exit)[0].op() != Op::BEGIN_FINALLY)
+      fail(done.exit, "3.8 try/finally left other than by BEGIN_FINALLY");
+    lift::Stack fin_stack = body.stack;
+    if (!completes) fin_stack.push_back(Item::of(Item::Kind::Marker));  // what BEGIN_FINALLY pushes
     clauses_.push_back({kNoBlock, true});
-    Seq fin = sequence(done.exit, kNoBlock, body.stack);
+    Seq fin = sequence(completes ? done.exit : handler, kNoBlock, fin_stack);
     BlockId join = clauses_.back().exit;
     clauses_.pop_back();
     ast::StmtList fin_stmts = fin.stmts;
@@ -755,7 +770,7 @@ std::optional<BlockId> Structurer::else_end(BlockId start, BlockId handler) cons
       end = x;
       continue;
     }
-    graph_.for_each_successor(x, EdgeFilter::normal(), [&](const cfg::Edge& e) {
+    graph_.for_each_successor(x, kFlow, [&](const cfg::Edge& e) {
       if (!seen[e.to]) seen[e.to] = true, work.push_back(e.to);
     });
   }
@@ -768,7 +783,7 @@ std::optional<Structurer::Cond> Structurer::pure_condition(BlockId b, const lift
   if (!context_.empty() && (b == context_.back().header || b == context_.back().follow))
     return std::nullopt;
   std::size_t preds = 0;
-  graph_.for_each_predecessor(b, EdgeFilter::normal(), [&](const cfg::Edge&) { ++preds; });
+  graph_.for_each_predecessor(b, kFlow, [&](const cfg::Edge&) { ++preds; });
   if (preds != 1) return std::nullopt;
   lift::BlockEffect eff;
   try {
@@ -892,7 +907,7 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
       if (usable(to) && rpo_index_[to] != 0xffffffffu && rpo_index_[to] <= order) back = true;
       reach(to, m);
     };
-    graph_.for_each_successor(x, EdgeFilter::normal(), [&](const cfg::Edge& e) { next(e.to); });
+    graph_.for_each_successor(x, kFlow, [&](const cfg::Edge& e) { next(e.to); });
     if (BlockId h = handler_inside(x, around); h != kNoBlock) next(h);
     if (back) return if_follow_by_search(b, t, f, stop);
   }
@@ -917,7 +932,7 @@ BlockId Structurer::lone_arm_follow(BlockId t, BlockId f, BlockId stop,
     while (!work.empty() && !goes_on) {
       BlockId x = work.back();
       work.pop_back();
-      graph_.for_each_successor(x, EdgeFilter::normal(), [&](const cfg::Edge& e) { next(e.to); });
+      graph_.for_each_successor(x, kFlow, [&](const cfg::Edge& e) { next(e.to); });
       if (BlockId h = handler_inside(x, around); h != kNoBlock) next(h);
     }
     return !goes_on;
@@ -954,7 +969,7 @@ BlockId Structurer::if_follow_by_search(BlockId b, BlockId t, BlockId f, BlockId
       auto next = [&](BlockId to) {
         if (!seen[to] && usable(to)) seen[to] = true, work.push_back(to);
       };
-      graph_.for_each_successor(x, EdgeFilter::normal(), [&](const cfg::Edge& e) { next(e.to); });
+      graph_.for_each_successor(x, kFlow, [&](const cfg::Edge& e) { next(e.to); });
       if (BlockId h = handler_inside(x, around); h != kNoBlock) next(h);
     }
     return seen;
@@ -1162,7 +1177,7 @@ std::optional<Structurer::Cond> Structurer::chained_condition(BlockId head, Cond
   used.erase(std::unique(used.begin(), used.end()), used.end());
   for (BlockId u : used) {  // a shared cleanup: entered from the chain only
     bool inside = true;
-    graph_.for_each_predecessor(u, EdgeFilter::normal(), [&](const cfg::Edge& e) {
+    graph_.for_each_predecessor(u, kFlow, [&](const cfg::Edge& e) {
       inside = inside && (e.from == head || std::binary_search(used.begin(), used.end(), e.from));
     });
     if (!inside) return std::nullopt;
@@ -1210,7 +1225,7 @@ BlockId Structurer::through_jumps(BlockId b) const {
 bool Structurer::single_entry(BlockId b) const {
   if (b == kNoBlock || b >= graph_.size() || emitted_[b]) return false;
   std::size_t preds = 0;
-  graph_.for_each_predecessor(b, EdgeFilter::normal(), [&](const cfg::Edge&) { ++preds; });
+  graph_.for_each_predecessor(b, kFlow, [&](const cfg::Edge&) { ++preds; });
   return preds == 1;
 }
 
@@ -1346,7 +1361,7 @@ std::uint32_t Structurer::loop_span_end(cfg::LoopId loop) const {
     BlockId x = work.back();
     work.pop_back();
     end = std::max(end, graph_.block(x).begin);
-    graph_.for_each_successor(x, EdgeFilter::normal(), [&](const cfg::Edge& e) {
+    graph_.for_each_successor(x, kFlow, [&](const cfg::Edge& e) {
       if (!seen[e.to] && loops_.contains(loop, e.to)) seen[e.to] = true, work.push_back(e.to);
     });
   }
@@ -1383,7 +1398,7 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
     if (fall_successor(latch) == kNoBlock && graph_.instructions(latch).size() == 1) {
       BlockId test = kNoBlock;
       int preds = 0;
-      graph_.for_each_predecessor(latch, EdgeFilter::normal(), [&](const cfg::Edge& e) {
+      graph_.for_each_predecessor(latch, kFlow, [&](const cfg::Edge& e) {
         test = e.from;
         ++preds;
       });

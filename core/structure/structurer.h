@@ -68,7 +68,7 @@ class Structurer {
   bool only_ends_frame(cfg::BlockId b, std::uint32_t limit) const;
   bool is_lone_jump(cfg::BlockId b) const;
   bool unwinds_to_loop_edge(cfg::BlockId b) const;
-  bool with_exit_then_return(cfg::BlockId b) const;
+  bool unwinds_then_returns(cfg::BlockId b) const;
   HandlerKind handler_kind(cfg::BlockId h) const;
   lift::Stack handler_stack(cfg::BlockId protected_block, const lift::Stack& stack) const;
   cfg::BlockId structure_try(cfg::BlockId b, cfg::BlockId handler, Seq& out);
