@@ -63,6 +63,24 @@ bool is_true(const ExprPtr& e) {
   return c && c->value && c->value->is<BoolValue>() && c->value->as<BoolValue>()->value;
 }
 
+// `not` pushed down to the leaves (De Morgan), so that two spellings of one
+// test compare equal: `not (a is None or b)` and `a is not None and not b`.
+ExprPtr normal_form(const ExprPtr& e, bool negated = false) {
+  if (auto* u = e->as<ast::UnaryOp>(); u && u->op == ast::UnaryOperator::Not)
+    return normal_form(u->operand, !negated);
+  if (auto* b = e->as<ast::BoolOp>()) {
+    ast::ExprList values;
+    for (const ExprPtr& v : b->values) values.push_back(normal_form(v, negated));
+    bool is_and = (b->op == ast::BoolOperator::And) != negated;
+    return ast::boolop(is_and ? ast::BoolOperator::And : ast::BoolOperator::Or, std::move(values));
+  }
+  return negated ? negate(e) : e;
+}
+
+bool same_test(const ExprPtr& a, const ExprPtr& b) {
+  return text(a) == text(b) || text(normal_form(a)) == text(normal_form(b));
+}
+
 // The operands of `a and b and ...` (`not (a or b)` read as `not a and not b`).
 std::vector<ExprPtr> conjuncts(const ExprPtr& e) {
   if (auto* b = e->as<ast::BoolOp>(); b && b->op == ast::BoolOperator::And) {
@@ -98,14 +116,14 @@ std::optional<StmtPtr> bottom_tested_while(const ast::If& i, const StmtPtr& next
   if (!tail->body[0]->is<ast::Break>() && !exit_copy) return std::nullopt;
   ExprPtr loop_test = negate(tail->test);
   StmtList body(w->body.begin(), w->body.end() - 1);
-  if (text(loop_test) == text(i.test)) return ast::while_(i.test, std::move(body));
+  if (same_test(loop_test, i.test)) return ast::while_(i.test, std::move(body));
   // The copy of the test before the loop was read as one condition with the
   // test of an enclosing `if` (`if c: while t:` as `if c and t:`): split it.
   std::vector<ExprPtr> all = conjuncts(i.test), tail_part = conjuncts(loop_test);
   if (all.size() <= tail_part.size()) return std::nullopt;
   std::size_t head = all.size() - tail_part.size();
   for (std::size_t k = 0; k < tail_part.size(); ++k)
-    if (text(all[head + k]) != text(tail_part[k])) return std::nullopt;
+    if (!same_test(all[head + k], tail_part[k])) return std::nullopt;
   ast::ExprList outer(all.begin(), all.begin() + std::ptrdiff_t(head));
   ExprPtr outer_test = outer.size() == 1 ? outer[0] : ast::boolop(ast::BoolOperator::And, outer);
   return ast::if_(outer_test, {ast::while_(loop_test, std::move(body))});

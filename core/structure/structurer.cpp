@@ -782,9 +782,17 @@ std::optional<Structurer::Cond> Structurer::pure_condition(BlockId b, const lift
   if (!in_current_loop(b)) return std::nullopt;
   if (!context_.empty() && (b == context_.back().header || b == context_.back().follow))
     return std::nullopt;
+  // One way in, or several from the chain being collapsed (`(a and b) or
+  // c`: c is reached from a and from b), all branches under its head.
   std::size_t preds = 0;
-  graph_.for_each_predecessor(b, kFlow, [&](const cfg::Edge&) { ++preds; });
-  if (preds != 1) return std::nullopt;
+  bool from_chain = chain_head_ != kNoBlock;
+  graph_.for_each_predecessor(b, kFlow, [&](const cfg::Edge& e) {
+    ++preds;
+    from_chain = from_chain && e.from != b && dom_.dominates(chain_head_, e.from) &&
+                 e.kind != EdgeKind::Jump && jump_successor(e.from) != kNoBlock &&
+                 fall_successor(e.from) != kNoBlock;
+  });
+  if (preds != 1 && !from_chain) return std::nullopt;
   lift::BlockEffect eff;
   try {
     eff = lifter_.run(graph_, b, stack);
@@ -796,15 +804,19 @@ std::optional<Structurer::Cond> Structurer::pure_condition(BlockId b, const lift
   for (std::size_t k = 0; k < stack.size(); ++k)
     if (eff.stack[k].expr != stack[k].expr) return std::nullopt;
   BlockId taken = jump_successor(b), fall = fall_successor(b);
-  return eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
+  Cond c = eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
+  c.shared = preds != 1;
+  return c;
 }
 
 // Short-circuit jump chains: a condition block that only feeds another branch
 // with a shared target is one `and`/`or` condition. The block fed may itself
 // be such a chain (`a or b and c`): it is collapsed first, and taken whole.
-Structurer::Cond Structurer::collapse(Cond c, const lift::Stack& stack) {
+Structurer::Cond Structurer::collapse(BlockId head, Cond c, const lift::Stack& stack) {
   std::vector<BlockId> used;
-  c = collapse_into(c, stack, used, 0);
+  chain_head_ = head;
+  c = collapse_into(head, c, stack, used, 0);
+  chain_head_ = kNoBlock;
   for (BlockId u : used) mark(u);
   return c;
 }
@@ -817,40 +829,69 @@ std::optional<Structurer::Cond> Structurer::compound_condition(BlockId b, const 
   auto p = pure_condition(b, stack);
   if (!p) return std::nullopt;
   used.push_back(b);
-  return collapse_into(*p, stack, used, depth + 1);
+  return collapse_into(b, *p, stack, used, depth + 1);
 }
 
-Structurer::Cond Structurer::collapse_into(Cond c, const lift::Stack& stack, std::vector<BlockId>& used,
+Structurer::Cond Structurer::collapse_into(BlockId first, Cond c, const lift::Stack& stack,
+                                           std::vector<BlockId>& used,
                                            int depth) {
   using ast::BoolOperator;
-  for (int guard = 0; guard < 10000; ++guard) {
-    std::vector<BlockId> trial = used;
-    if (auto t = compound_condition(c.t, stack, trial, depth)) {
-      if (t->f == c.f) {
-        used = std::move(trial);
-        c = Cond{flatten_boolop(BoolOperator::And, c.expr, t->expr), t->t, c.f};
-        continue;
+  // `c` takes the condition `x` it feeds on its true side (an `and`) or its
+  // false side (an `or`) when `x` shares c's other target.
+  // (Two lone jumps to one place are one target: 3.12+ gives each link of a
+  // loop's bottom test its own JUMP_BACKWARD.)
+  auto same = [&](BlockId a, BlockId b) {
+    return a == b || (is_lone_jump(a) && is_lone_jump(b) && normal_successor(a) == normal_successor(b));
+  };
+  // A condition entered from several links joins only the plain way: `(a and
+  // b) or (c and d)`, where c is where a and b both fail.
+  auto joins = [&](const Cond& x, bool on_true) -> std::optional<Cond> {
+    if (on_true) {
+      if (same(x.f, c.f)) return Cond{flatten_boolop(BoolOperator::And, c.expr, x.expr), x.t, c.f, c.shared};
+      if (!x.shared && same(x.t, c.f))
+        return Cond{flatten_boolop(BoolOperator::And, c.expr, negate(x.expr)), x.f, c.f, c.shared};
+    } else {
+      if (same(x.t, c.t)) return Cond{flatten_boolop(BoolOperator::Or, c.expr, x.expr), c.t, x.f, c.shared};
+      if (!x.shared && same(x.f, c.t))
+        return Cond{flatten_boolop(BoolOperator::Or, c.expr, negate(x.expr)), c.t, x.t, c.shared};
+    }
+    return std::nullopt;
+  };
+  // A block entered from several links joins the chain those links are all in.
+  const std::size_t own_from = used.size();
+  auto all_links_mine = [&](BlockId fed, const std::vector<BlockId>& taken) {
+    bool mine = true;
+    graph_.for_each_predecessor(fed, kFlow, [&](const cfg::Edge& e) {
+      mine = mine && (e.from == first ||
+                      std::find(taken.begin() + std::ptrdiff_t(own_from), taken.end(), e.from) != taken.end());
+    });
+    return mine;
+  };
+  // The block fed is taken with its own chain first; else alone (`(a and b)
+  // or c`: b's own chain `b or c` is not what a shares).
+  auto grow = [&](bool whole) {
+    for (bool on_true : {true, false}) {
+      BlockId fed = on_true ? c.t : c.f;
+      std::vector<BlockId> trial = used;
+      std::optional<Cond> joined;
+      if (whole) {
+        if (auto x = compound_condition(fed, stack, trial, depth); x && (!x->shared || all_links_mine(fed, used)))
+          joined = joins(*x, on_true);
+      } else if (depth < 64 && std::find(used.begin(), used.end(), fed) == used.end()) {
+        if (auto x = pure_condition(fed, stack); x && (!x->shared || all_links_mine(fed, used))) {
+          trial.push_back(fed);
+          joined = joins(*x, on_true);
+        }
       }
-      if (t->t == c.f) {
+      if (joined) {
         used = std::move(trial);
-        c = Cond{flatten_boolop(BoolOperator::And, c.expr, negate(t->expr)), t->f, c.f};
-        continue;
+        c = *joined;
+        return true;
       }
     }
-    trial = used;
-    if (auto f = compound_condition(c.f, stack, trial, depth)) {
-      if (f->t == c.t) {
-        used = std::move(trial);
-        c = Cond{flatten_boolop(BoolOperator::Or, c.expr, f->expr), c.t, f->f};
-        continue;
-      }
-      if (f->f == c.t) {
-        used = std::move(trial);
-        c = Cond{flatten_boolop(BoolOperator::Or, c.expr, negate(f->expr)), c.t, f->t};
-        continue;
-      }
-    }
-    break;
+    return false;
+  };
+  for (int guard = 0; guard < 10000 && (grow(true) || grow(false)); ++guard) {
   }
   return c;
 }
@@ -1244,7 +1285,7 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
   BlockId taken = jump_successor(b), fall = fall_successor(b);
   Cond c = eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
   if (auto chain = chained_condition(b, c, out.stack)) c = *chain;
-  c = collapse(c, out.stack);
+  c = collapse(b, c, out.stack);
   BlockId follow = if_follow(b, c.t, c.f, stop);
   ast::ExprPtr test = c.expr;
   BlockId body = c.t, orelse = c.f;
@@ -1491,9 +1532,27 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
   }
   lift::BlockEffect eff = lifter_.run(graph_, h, out.stack);
   BlockId taken = jump_successor(h), fall = fall_successor(h);
-  bool exits = !loops_.contains(loop, taken) || !loops_.contains(loop, fall);
   bool top_test = lift::version_row(code_.traits->minor).while_test_at_top;
-  if (!eff.stmts.empty() || eff.term.kind != TK::Branch || !exits || !top_test) {
+  // The test at the top may be an and/or chain over several blocks
+  // (`while a is None or b:`): it leaves the loop once it is taken whole.
+  Cond c{nullptr, kNoBlock, kNoBlock};
+  std::vector<BlockId> used;
+  bool exits = false;
+  if (eff.stmts.empty() && eff.term.kind == TK::Branch && top_test) {
+    c = eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
+    context_.push_back({h, kNoBlock, loop});
+    chain_head_ = h;
+    c = collapse_into(h, c, eff.stack, used, 0);
+    chain_head_ = kNoBlock;
+    context_.pop_back();
+    exits = loops_.contains(loop, c.t) != loops_.contains(loop, c.f);
+    // Leaving through a lone jump is `if c: break` in `while True:` (a
+    // `while c:` jumps straight out: conditional jumps to jumps are threaded).
+    BlockId out_side = loops_.contains(loop, c.t) ? c.f : c.t;
+    if (exits && is_lone_jump(out_side)) exits = false;
+    if (!exits) used.clear();
+  }
+  if (!exits) {
     BlockId follow = loop_follow(loop, kNoBlock);
     context_.push_back({h, follow, loop});
     Seq body = sequence(h, kNoBlock, out.stack, true);
@@ -1502,10 +1561,7 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
     return follow;
   }
   mark(h);
-  Cond c = eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
-  context_.push_back({h, kNoBlock, loop});
-  c = collapse(c, eff.stack);
-  context_.pop_back();
+  for (BlockId u : used) mark(u);
   ast::ExprPtr test = c.expr;
   BlockId body_block = c.t, exit = c.f;
   if (!loops_.contains(loop, body_block)) std::swap(body_block, exit), test = negate(test);

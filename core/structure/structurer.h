@@ -52,7 +52,8 @@ class Structurer {
   };
   struct Cond {
     ast::ExprPtr expr;
-    cfg::BlockId t, f;  // where control goes when expr is true / false
+    cfg::BlockId t, f;     // where control goes when expr is true / false
+    bool shared = false;   // its first block is entered from several links of a chain
   };
 
   Seq sequence(cfg::BlockId b, cfg::BlockId stop, lift::Stack stack, bool at_header = false);
@@ -89,8 +90,9 @@ class Structurer {
   bool try_value_branch(cfg::BlockId b, const lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
                         cfg::BlockId& next);
   ast::ExprPtr inlined_comprehension(const ast::For& loop, const lift::Stack& stack) const;
-  Cond collapse(Cond c, const lift::Stack& stack);
-  Cond collapse_into(Cond c, const lift::Stack& stack, std::vector<cfg::BlockId>& used, int depth);
+  Cond collapse(cfg::BlockId head, Cond c, const lift::Stack& stack);
+  Cond collapse_into(cfg::BlockId first, Cond c, const lift::Stack& stack, std::vector<cfg::BlockId>& used,
+                     int depth);
   std::optional<Cond> compound_condition(cfg::BlockId b, const lift::Stack& stack,
                                          std::vector<cfg::BlockId>& used, int depth);
   std::optional<Cond> chained_condition(cfg::BlockId head, Cond c, lift::Stack& stack);
@@ -129,6 +131,7 @@ class Structurer {
   std::vector<bool> emitted_;
   std::size_t steps_ = 0;
   std::size_t depth_ = 0;
+  cfg::BlockId chain_head_ = cfg::kNoBlock;  // the first block of the and/or chain being collapsed
   lift::Stack entry_stack_;  // the stack the block being structured started with
 };
 
