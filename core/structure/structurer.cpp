@@ -515,6 +515,23 @@ lift::Stack Structurer::handler_stack(BlockId protected_block, const lift::Stack
   return out;
 }
 
+namespace {
+// `body` without the `return None` that ends it and each arm of its last if.
+ast::StmtList without_return_none(ast::StmtList body) {
+  if (body.empty()) return body;
+  if (auto* r = body.back()->as<ast::Return>(); r && (!r->value || ast::is_none(r->value))) {
+    body.pop_back();
+    return without_return_none(std::move(body));
+  }
+  if (auto* i = body.back()->as<ast::If>()) {
+    ast::If c{i->test, without_return_none(i->body), without_return_none(i->orelse)};
+    if (c.body.empty()) c.body.push_back(ast::pass());
+    body.back() = ast::make_stmt(std::move(c), body.back()->line);
+  }
+  return body;
+}
+}  // namespace
+
 void Structurer::remove_finally_copies(Seq& seq) const {
   // Later copies first, so earlier indices stay valid.
   for (auto it = seq.finally_copies.rbegin(); it != seq.finally_copies.rend(); ++it) {
@@ -532,9 +549,18 @@ void Structurer::remove_finally_copies(Seq& seq) const {
       fail(0, "the normal-path copy of a finally body is missing");
     ast::StmtList copy(seq.stmts.begin() + std::ptrdiff_t(index),
                        seq.stmts.begin() + std::ptrdiff_t(index + fin.size()));
-    if (unparse(copy) != unparse(fin)) fail(0, "the normal-path copy of a finally body differs");
+    // At the end of the frame the copy's arms end in the implicit `return
+    // None` (3.10+ copies it into each): the same copy, then that return.
+    bool ends_frame = false;
+    if (unparse(copy) != unparse(fin)) {
+      bool last = index + fin.size() == seq.stmts.size() && !seq.open;
+      if (!last || unparse(without_return_none(copy)) != unparse(fin))
+        fail(0, "the normal-path copy of a finally body differs");
+      ends_frame = true;
+    }
     seq.stmts.erase(seq.stmts.begin() + std::ptrdiff_t(index),
                     seq.stmts.begin() + std::ptrdiff_t(index + fin.size()));
+    if (ends_frame) seq.stmts.push_back(ast::return_(ast::none()));
   }
   seq.finally_copies.clear();
 }
