@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <queue>
 #include <unordered_map>
 
@@ -1297,6 +1298,20 @@ bool Structurer::single_entry(BlockId b) const {
 }
 
 // A block that only drops the top of the stack and goes on (NOPs and jumps aside).
+// One POP_TOP, then an unconditional jump (forward or back): a `break` out
+// of a for (the iterator popped).
+bool Structurer::pops_then_jumps(BlockId b) const {
+  auto ins = graph_.instructions(b);
+  if (ins.empty() || !graph_.last_instruction(b).jump_target) return false;
+  int pops = 0;
+  for (const Instruction& i : ins) {
+    Op op = i.op();
+    if (op == Op::POP_TOP) ++pops;
+    else if (!only_moves_on(op) && op != Op::JUMP_BACKWARD && op != Op::EXTENDED_ARG) return false;
+  }
+  return pops == 1;
+}
+
 bool Structurer::pops_only(BlockId b) const {
   if (b == kNoBlock || b >= graph_.size()) return false;
   int pops = 0;
@@ -1457,7 +1472,22 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
   }
   BlockId p = pdom_.idom(h);
   if (p != kNoBlock && p < graph_.size() && !loops_.contains(loop, p)) return p;
-  if (exit != kNoBlock) return exit;
+  if (exit != kNoBlock) {
+    // `for ...: break` + `else: return`: the else only ends the frame, and
+    // the code after the loop is where the one `break` goes once it popped
+    // the iterator.
+    if (!only_ends_frame(exit, std::numeric_limits<std::uint32_t>::max())) return exit;
+    BlockId after = kNoBlock;
+    for (const cfg::Block& blk : graph_.blocks()) {
+      BlockId x = blk.id;
+      if (!blk.reachable || loops_.contains(loop, x) || !dom_.dominates(h, x) || !pops_then_jumps(x)) continue;
+      BlockId dest = jump_successor(x);
+      if (dest == kNoBlock || fall_successor(x) != kNoBlock) continue;
+      if (after != kNoBlock && after != dest) return exit;
+      after = dest;
+    }
+    return after != kNoBlock ? after : exit;
+  }
   // A bottom test (3.10–3.13 `while c:`): its exit is where the loop ends.
   for (BlockId latch : loops_.loop(loop).latches) {
     // 3.12+ puts the back jump in a block of its own after the test: the
