@@ -439,15 +439,38 @@ bool Structurer::leaves_region(BlockId b, std::size_t stack_depth) const {
   // `break`/`continue` out of the try: its unwinding (a finally copy, a
   // with's exit) runs outside the protected range, then jumps.
   if (b != expected && unwinds_to_loop_edge(b)) return false;
-  // A lone jump the compiler left unprotected (3.12+ a loop's back jump
-  // inside a with) leaves only if where it goes does.
-  for (int guard = 0; guard < 8 && is_lone_jump(b); ++guard) {
-    auto chain = handler_chain(b);
-    if (std::find(chain.begin(), chain.end(), regions_.back().handler) != chain.end()) return false;
-    b = normal_successor(b);
-  }
+  return outside_region(b, 0);
+}
+
+// Whether `b` is outside the innermost region. Jumps the compiler left
+// unprotected (3.12+ a loop's back jump inside a with, 3.13 a jump on None)
+// cannot raise: such a block is outside only if where it goes is.
+bool Structurer::outside_region(BlockId b, int depth) const {
   auto chain = handler_chain(b);
-  return std::find(chain.begin(), chain.end(), regions_.back().handler) == chain.end();
+  if (std::find(chain.begin(), chain.end(), regions_.back().handler) != chain.end()) return false;
+  if (depth > 8 || !only_jumps(b)) return true;
+  bool outside = false;
+  graph_.for_each_successor(b, kFlow, [&](const cfg::Edge& e) {
+    outside = outside || e.to == b || outside_region(e.to, depth + 1);
+  });
+  return outside;
+}
+
+// A block of jumps that cannot raise: unconditional ones, and tests of a
+// bool or of None.
+bool Structurer::only_jumps(BlockId b) const {
+  if (b == kNoBlock || b >= graph_.size()) return false;
+  for (const Instruction& i : graph_.instructions(b)) {
+    switch (i.op()) {
+      case Op::NOP: case Op::NOT_TAKEN: case Op::EXTENDED_ARG: case Op::JUMP_FORWARD: case Op::JUMP_BACKWARD:
+      case Op::JUMP_ABSOLUTE: case Op::JUMP_BACKWARD_NO_INTERRUPT: case Op::POP_JUMP_IF_NONE:
+      case Op::POP_JUMP_IF_NOT_NONE:
+        break;
+      default:
+        return false;
+    }
+  }
+  return graph_.last_instruction(b).jump_target.has_value();
 }
 
 // From `b` straight on (no branch) to the current loop's header or follow.

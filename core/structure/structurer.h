@@ -68,6 +68,8 @@ class Structurer {
   bool dead_end(cfg::BlockId b) const;
   bool only_ends_frame(cfg::BlockId b, std::uint32_t limit) const;
   bool is_lone_jump(cfg::BlockId b) const;
+  bool outside_region(cfg::BlockId b, int depth) const;
+  bool only_jumps(cfg::BlockId b) const;
   bool pops_then_jumps(cfg::BlockId b) const;
   bool unwinds_to_loop_edge(cfg::BlockId b) const;
   bool unwinds_then_returns(cfg::BlockId b) const;
