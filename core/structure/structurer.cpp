@@ -190,7 +190,13 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
       }
       if (leaves_region(b, out.stack.size())) {
         Region& r = regions_.back();
-        if (r.exit != kNoBlock && r.exit != b) fail(b, "try body leaves at two places");
+        // Leaving through NOPs and forward jumps (each arm of an if gets
+        // its own) is leaving where they lead.
+        if (r.exit != kNoBlock && r.exit != b) {
+          BlockId here = through_jumps(b);
+          if (through_jumps(r.exit) != here) fail(b, "try body leaves at two places");
+          b = here;
+        }
         r.exit = b;
         return out;
       }
