@@ -865,6 +865,38 @@ std::optional<Structurer::Cond> Structurer::pure_condition(BlockId b, const lift
   return c;
 }
 
+// A chained comparison (`lo <= x < hi`) that starts at block `b` and leaves
+// `stack` as it was: one link of an and/or chain. Its other blocks go to `used`.
+std::optional<Structurer::Cond> Structurer::chained_link(BlockId b, const lift::Stack& stack,
+                                                         std::vector<BlockId>& used) {
+  if (b == kNoBlock || emitted_[b] || loops_.loop_of_header(b) != cfg::kNoLoop || !single_entry(b))
+    return std::nullopt;
+  if (!in_current_loop(b) || (!context_.empty() && (b == context_.back().header || b == context_.back().follow)))
+    return std::nullopt;
+  lift::BlockEffect eff;
+  try {
+    eff = lifter_.run(graph_, b, stack);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  if (!eff.stmts.empty() || eff.term.kind != TK::Branch || eff.stack.size() != stack.size() + 1)
+    return std::nullopt;
+  for (std::size_t k = 0; k < stack.size(); ++k)
+    if (eff.stack[k].expr != stack[k].expr) return std::nullopt;
+  BlockId taken = jump_successor(b), fall = fall_successor(b);
+  Cond c = eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
+  lift::Stack work = eff.stack;
+  std::vector<BlockId> links;
+  auto chain = chain_links(b, c, work, links);
+  if (!chain || work.size() != stack.size()) return std::nullopt;
+  for (std::size_t k = 0; k < stack.size(); ++k)
+    if (work[k].expr != stack[k].expr) return std::nullopt;
+  for (BlockId u : links)
+    if (std::find(used.begin(), used.end(), u) != used.end()) return std::nullopt;
+  used.insert(used.end(), links.begin(), links.end());
+  return chain;
+}
+
 // Short-circuit jump chains: a condition block that only feeds another branch
 // with a shared target is one `and`/`or` condition. The block fed may itself
 // be such a chain (`a or b and c`): it is collapsed first, and taken whole.
@@ -883,6 +915,7 @@ std::optional<Structurer::Cond> Structurer::compound_condition(BlockId b, const 
                                                                std::vector<BlockId>& used, int depth) {
   if (depth > 64 || std::find(used.begin(), used.end(), b) != used.end()) return std::nullopt;
   auto p = pure_condition(b, stack);
+  if (!p) p = chained_link(b, stack, used);
   if (!p) return std::nullopt;
   used.push_back(b);
   return collapse_into(b, *p, stack, used, depth + 1);
@@ -1221,6 +1254,18 @@ bool Structurer::try_value_branch(BlockId b, const lift::BlockEffect& eff, Block
 // may share one cleanup (3.11+ `a is b is c is None`): it must then be entered
 // from the chain's blocks only (`head` is the block of the first link).
 std::optional<Structurer::Cond> Structurer::chained_condition(BlockId head, Cond c, lift::Stack& stack) {
+  std::vector<BlockId> used;
+  auto chain = chain_links(head, c, stack, used);
+  if (!chain) return std::nullopt;
+  for (BlockId u : used) mark(u);
+  return chain;
+}
+
+// The links of the chained comparison whose first link `head` tests `c`
+// with the shared operand on top of `stack`; the blocks it takes are
+// appended to `used` (nothing is marked), `stack` becomes the stack after it.
+std::optional<Structurer::Cond> Structurer::chain_links(BlockId head, Cond c, lift::Stack& stack,
+                                                        std::vector<BlockId>& taken) {
   lift::Stack work = stack;
   std::vector<BlockId> used;
   bool linked = false;
@@ -1279,7 +1324,7 @@ std::optional<Structurer::Cond> Structurer::chained_condition(BlockId head, Cond
     });
     if (!inside) return std::nullopt;
   }
-  for (BlockId u : used) mark(u);
+  taken.insert(taken.end(), used.begin(), used.end());
   stack = work;
   return c;
 }

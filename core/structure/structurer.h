@@ -99,6 +99,8 @@ class Structurer {
   std::optional<Cond> compound_condition(cfg::BlockId b, const lift::Stack& stack,
                                          std::vector<cfg::BlockId>& used, int depth);
   std::optional<Cond> chained_condition(cfg::BlockId head, Cond c, lift::Stack& stack);
+  std::optional<Cond> chain_links(cfg::BlockId head, Cond c, lift::Stack& stack, std::vector<cfg::BlockId>& taken);
+  std::optional<Cond> chained_link(cfg::BlockId b, const lift::Stack& stack, std::vector<cfg::BlockId>& used);
   bool single_entry(cfg::BlockId b) const;
   cfg::BlockId through_jumps(cfg::BlockId b) const;
   bool pops_only(cfg::BlockId b) const;
