@@ -228,10 +228,14 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
       case TK::Exit:
         out.open = false;
         return out;
-      case TK::Fall:
+      case TK::Fall: {
+        const BlockId prev = b;
         b = normal_successor(b);
+        // (3.8 `return v` in `except E as e:` pops the exception, runs the
+        // cleanup by CALL_FINALLY, then returns: the clause goes on to it.)
         if (!clauses_.empty() && ((eff.pop_except && !clauses_.back().finally) ||
-                                  (eff.end_finally && clauses_.back().finally))) {
+                                  (eff.end_finally && clauses_.back().finally)) &&
+            !(graph_.last_instruction(prev).op() == Op::CALL_FINALLY && dead_end(b))) {
           // The end of an except clause: continue, break, or on to the join.
           if (!context_.empty() && b == context_.back().header) {
             out.stmts.push_back(ast::continue_());
@@ -247,6 +251,7 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
           return out;
         }
         break;
+      }
       case TK::Branch:
       case TK::KeepBranch:
         {
