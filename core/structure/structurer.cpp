@@ -74,6 +74,10 @@ Structurer::Structurer(const DecodedCode& code, lift::Definer& definer)
   rpo_index_.assign(graph_.size(), 0xffffffffu);
   auto order = dom_.order();
   for (std::size_t k = 0; k < order.size(); ++k) rpo_index_[order[k]] = std::uint32_t(k);
+  // Listed once so that each loop_span_end looks at these few blocks, not at
+  // the whole graph (that made nested-loop code quadratic in size).
+  for (const cfg::Block& blk : graph_.blocks())
+    if (!blk.reachable && graph_.last_instruction(blk.id).jump_target) unreachable_jumps_.push_back(blk.id);
 }
 
 void Structurer::fail(BlockId b, const std::string& what) const {
@@ -1334,11 +1338,8 @@ std::uint32_t Structurer::loop_span_end(cfg::LoopId loop) const {
   }
   // 3.8/3.9 keep the unreachable jump back that followed a body ending in
   // `return`: the loop reaches that far.
-  for (const cfg::Block& blk : graph_.blocks()) {
-    const Instruction& last = graph_.last_instruction(blk.id);
-    if (!blk.reachable && last.jump_target && *last.jump_target == graph_.block(h).begin)
-      end = std::max(end, blk.begin);
-  }
+  for (BlockId u : unreachable_jumps_)
+    if (*graph_.last_instruction(u).jump_target == graph_.block(h).begin) end = std::max(end, graph_.block(u).begin);
   return end;
 }
 

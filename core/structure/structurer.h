@@ -120,6 +120,7 @@ class Structurer {
   cfg::DominatorTree dom_, pdom_;
   cfg::LoopForest loops_;
   std::vector<std::uint32_t> rpo_index_;
+  std::vector<cfg::BlockId> unreachable_jumps_;  // unreachable blocks that end in a jump
   lift::Lifter lifter_;
   std::vector<LoopContext> context_;
   std::vector<Region> regions_;
