@@ -102,7 +102,12 @@ struct Lifter::State {
     emit(ast::expr_stmt(ast::call(ast::attribute(obj, method), {std::move(arg)})));
   }
   void store(ExprPtr target, Item value);
-  void note_inplace(const ExprPtr& e, ast::Operator op) { lifter.inplace_[e.get()] = Lifter::InplaceOp{e, op}; }
+  // The inplace BinOps this block built, for augmented assignment on store.
+  // An inplace operator and its store are one statement, so always in one
+  // block: a per-block list stays short (a table for the whole code object grew
+  // with it and was looked up on every store).
+  std::vector<std::pair<ExprPtr, ast::Operator>> inplace;
+  void note_inplace(const ExprPtr& e, ast::Operator op) { inplace.emplace_back(e, op); }
   void call(Item callable, std::vector<Item> args, std::vector<ast::Keyword> keywords);
 };
 
@@ -425,14 +430,15 @@ void Lifter::State::store(ExprPtr target, Item item) {
       return;
     }
   ExprPtr v = value(std::move(item));
-  auto& inplace = lifter.inplace_;
-  if (auto it = inplace.find(v.get()); it != inplace.end() && it->second.expr.lock() == v) {
-    auto* bin = v->as<ast::BinOp>();
-    if (same_target(target, bin->left)) {
-      emit(ast::aug_assign(target, it->second.op, bin->right));
-      return;
+  for (const auto& [e, op] : inplace)
+    if (e == v) {
+      auto* bin = v->as<ast::BinOp>();
+      if (same_target(target, bin->left)) {
+        emit(ast::aug_assign(target, op, bin->right));
+        return;
+      }
+      break;
     }
-  }
   emit(ast::assign(target, v));
   // Copies of the value still on the stack are now that variable.
   if (name && !is_atom(v))
