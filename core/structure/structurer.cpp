@@ -80,6 +80,20 @@ Structurer::Structurer(const DecodedCode& code, lift::Definer& definer)
     if (!blk.reachable && graph_.last_instruction(blk.id).jump_target) unreachable_jumps_.push_back(blk.id);
 }
 
+Structurer::BlockMarks::BlockMarks(MarkRows& pool, std::size_t blocks) : pool_(pool) {
+  while (row_ < pool_.busy.size() && pool_.busy[row_]) ++row_;
+  if (row_ == pool_.busy.size()) {
+    pool_.rows.emplace_back(blocks, 0);
+    pool_.stamp.push_back(0);
+    pool_.busy.push_back(false);
+  }
+  pool_.busy[row_] = true;
+  if (++pool_.stamp[row_] == 0) {  // wrapped: forget every old stamp
+    std::fill(pool_.rows[row_].begin(), pool_.rows[row_].end(), 0);
+    pool_.stamp[row_] = 1;
+  }
+}
+
 void Structurer::fail(BlockId b, const std::string& what) const {
   std::size_t offset = b < graph_.size() ? graph_.block(b).begin : 0;
   throw Error(ErrorKind::Decode, "structure: " + what, offset);
@@ -336,7 +350,7 @@ std::optional<BlockId> Structurer::region_to_enter(BlockId b) const {
 // leads to, laid out before `limit`.
 bool Structurer::only_ends_frame(BlockId b, std::uint32_t limit) const {
   std::vector<BlockId> work{b};
-  std::vector<bool> seen(graph_.size(), false);
+  auto seen = block_marks();
   seen[b] = true;
   while (!work.empty()) {
     BlockId x = work.back();
@@ -727,7 +741,7 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
 // frame); nullopt when it reaches several.
 std::optional<BlockId> Structurer::else_end(BlockId start, BlockId handler) const {
   const std::uint32_t limit = graph_.block(handler).begin;
-  std::vector<bool> seen(graph_.size(), false);
+  auto seen = block_marks();
   std::vector<BlockId> work{start};
   seen[start] = true;
   BlockId end = kNoBlock;
@@ -892,7 +906,7 @@ BlockId Structurer::lone_arm_follow(BlockId t, BlockId f, BlockId stop,
                                     const std::vector<BlockId>& around) const {
   auto ends_frame = [&](BlockId from) {
     if (!can_merge_at(from) || from == stop) return false;
-    std::vector<bool> seen(graph_.size(), false);
+    auto seen = block_marks();
     std::vector<BlockId> work{from};
     seen[from] = true;
     bool goes_on = false;
@@ -1325,7 +1339,7 @@ BlockId Structurer::structure_keep(BlockId b, lift::BlockEffect& eff, BlockId st
 std::uint32_t Structurer::loop_span_end(cfg::LoopId loop) const {
   BlockId h = loops_.loop(loop).header;
   std::uint32_t end = 0;
-  std::vector<bool> seen(graph_.size(), false);
+  auto seen = block_marks();
   std::vector<BlockId> work{h};
   seen[h] = true;
   while (!work.empty()) {
