@@ -67,7 +67,7 @@ Structurer::Structurer(const DecodedCode& code, lift::Definer& definer)
       // Exception edges count for dominance and loops: a loop inside an except
       // clause is still a loop, and a handler that loops back is in the loop.
       dom_(cfg::DominatorTree::dominators(graph_, EdgeFilter::all())),
-      pdom_(cfg::DominatorTree::post_dominators(graph_, EdgeFilter::normal())),
+      pdom_(graph_),
       loops_(cfg::LoopForest::find(graph_, dom_)),
       lifter_(code, definer),
       emitted_(graph_.size(), false) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "ast/stmt.h"
@@ -151,7 +152,24 @@ class Structurer {
 
   const DecodedCode& code_;
   cfg::Graph graph_;
-  cfg::DominatorTree dom_, pdom_;
+  cfg::DominatorTree dom_;
+  // Post-dominators, built on first use: only an if or a loop asks, and most
+  // code objects have neither (building them was a tenth of a small call).
+  class LazyPostDominators {
+   public:
+    explicit LazyPostDominators(const cfg::Graph& graph) : graph_(graph) {}
+    cfg::BlockId idom(cfg::BlockId b) const { return tree().idom(b); }
+    bool dominates(cfg::BlockId a, cfg::BlockId b) const { return tree().dominates(a, b); }
+
+   private:
+    const cfg::DominatorTree& tree() const {
+      if (!tree_) tree_ = cfg::DominatorTree::post_dominators(graph_, cfg::EdgeFilter::normal());
+      return *tree_;
+    }
+    const cfg::Graph& graph_;
+    mutable std::optional<cfg::DominatorTree> tree_;
+  };
+  LazyPostDominators pdom_;
   cfg::LoopForest loops_;
   std::vector<std::uint32_t> rpo_index_;
   std::vector<cfg::BlockId> unreachable_jumps_;  // unreachable blocks that end in a jump
