@@ -152,7 +152,7 @@ std::string constant_value(const ObjectRef& value) {
 std::string dump_function(std::string_view kind, const FunctionDef& f) {
   return Node(kind)
       .str("name", f.name)
-      .raw("args", dump_arguments(f.args))
+      .raw("args", dump_arguments(*f.args))
       .stmts("body", f.body)
       .exprs("decorator_list", f.decorator_list)
       .expr("returns", f.returns)
@@ -199,7 +199,7 @@ std::string dump(const Expr& expr) {
         else if constexpr (std::is_same_v<T, UnaryOp>)
           return Node("UnaryOp").raw("op", op(e.op)).expr("operand", e.operand).done();
         else if constexpr (std::is_same_v<T, Lambda>)
-          return Node("Lambda").raw("args", dump_arguments(e.args)).expr("body", e.body).done();
+          return Node("Lambda").raw("args", dump_arguments(*e.args)).expr("body", e.body).done();
         else if constexpr (std::is_same_v<T, IfExp>)
           return Node("IfExp")
               .expr("test", e.test)

@@ -61,6 +61,38 @@ struct Comprehension {
   bool is_async = false;
 };
 
+// A T on the heap that copies with its owner (value semantics). A lambda's
+// signature is as big as all other expression nodes together; inline, it
+// sized every Expr (every Name) at 256 bytes.
+template <class T>
+class Boxed {
+ public:
+  Boxed() : p_(std::make_unique<T>()) {}
+  Boxed(T v) : p_(std::make_unique<T>(std::move(v))) {}  // NOLINT: converts like the T it holds
+  Boxed(const Boxed& o) : p_(std::make_unique<T>(*o)) {}
+  Boxed(Boxed&& o) noexcept = default;
+  Boxed& operator=(const Boxed& o) {
+    if (this != &o) p_ = std::make_unique<T>(*o);
+    return *this;
+  }
+  Boxed& operator=(Boxed&& o) noexcept = default;
+  // A moved-from box reads as an empty T.
+  const T& operator*() const { return p_ ? *p_ : empty(); }
+  T& operator*() {
+    if (!p_) p_ = std::make_unique<T>();
+    return *p_;
+  }
+  const T* operator->() const { return &**this; }
+  T* operator->() { return &**this; }
+
+ private:
+  static const T& empty() {
+    static const T e{};
+    return e;
+  }
+  std::unique_ptr<T> p_;
+};
+
 // --- expression nodes --------------------------------------------------------
 
 struct BoolOp {
@@ -81,7 +113,7 @@ struct UnaryOp {
   ExprPtr operand{};
 };
 struct Lambda {
-  Arguments args{};
+  Boxed<Arguments> args{};
   ExprPtr body{};
 };
 struct IfExp {

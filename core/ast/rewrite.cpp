@@ -44,8 +44,8 @@ void for_each_child(Expr& node, Fn&& f) {
                  },
                  [&](UnaryOp& n) { f(n.operand); },
                  [&](Lambda& n) {  // the body is another scope: only the defaults run here
-                   list(n.args.defaults);
-                   list(n.args.kw_defaults);
+                   list(n.args->defaults);
+                   list(n.args->kw_defaults);
                  },
                  [&](IfExp& n) {
                    f(n.test);
@@ -133,7 +133,7 @@ void for_each_part(Stmt& s, Fn&& f, BodyFn&& bodies) {
   };
   auto function = [&](FunctionDef& n) {
     list(n.decorator_list);
-    signature(n.args);
+    signature(*n.args);
     f(n.returns);
   };
   std::visit(Overloaded{

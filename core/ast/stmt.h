@@ -54,7 +54,7 @@ struct MatchCase {
 
 struct FunctionDef {
   std::string name{};
-  Arguments args{};
+  Boxed<Arguments> args{};  // boxed: inline, it sized every statement
   StmtList body{};
   ExprList decorator_list{};
   ExprPtr returns{};

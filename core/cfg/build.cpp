@@ -164,21 +164,31 @@ void GraphBuilder::finish() {
   auto& blocks = graph_.blocks_;
   auto& edges = graph_.edges_;
   const bool table = code_.traits->has_exception_table();
+  std::vector<std::uint32_t> pred_count(blocks.size() + 1, 0);
   auto add = [&](BlockId from, BlockId to, EdgeKind kind) {
-    const auto index = static_cast<std::uint32_t>(edges.size());
     edges.push_back(Edge{from, to, kind});
-    blocks[from].succs.push_back(index);
-    blocks[to].preds.push_back(index);
+    ++pred_count[to];
   };
   for (Block& b : blocks) {
     const PendingSuccessors& p = pending_[b.id];
+    const auto first = static_cast<std::uint32_t>(edges.size());
     if (p.fall != kNoBlock) add(b.id, p.fall, EdgeKind::FallThrough);
     if (p.target != kNoBlock) add(b.id, p.target, p.target_kind);
     if (b.handler) {
       add(b.id, b.handler->block, EdgeKind::Exception);
       blocks[b.handler->block].is_handler = true;
     }
+    b.succs = std::ranges::iota_view<std::uint32_t, std::uint32_t>(first, static_cast<std::uint32_t>(edges.size()));
   }
+  // Predecessor lists: counted, then filled in edge order (so each ascends).
+  std::vector<std::uint32_t> start(blocks.size() + 1, 0);
+  for (std::size_t i = 0; i < blocks.size(); ++i) start[i + 1] = start[i] + pred_count[i];
+  auto& preds = graph_.pred_edges_;
+  preds.assign(edges.size(), 0);
+  std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+  for (std::uint32_t e = 0; e < edges.size(); ++e) preds[fill[edges[e].to]++] = e;
+  for (std::size_t i = 0; i < blocks.size(); ++i)
+    blocks[i].preds = std::span<const std::uint32_t>(preds.data() + start[i], pred_count[i]);
 
   // The block-stack pass has marked what it reached; the table needs a search.
   if (table) {

@@ -91,11 +91,15 @@ Csr filtered(const Graph& graph, EdgeFilter filter, bool successors,
   csr.items.reserve(graph.edges().size());
   for (const Block& b : graph.blocks()) {
     if (keep[b.id]) {
-      for (std::uint32_t e : successors ? b.succs : b.preds) {
+      auto take = [&](std::uint32_t e) {
         const Edge& edge = graph.edges()[e];
         const BlockId other = successors ? edge.to : edge.from;
         if (filter.accepts(edge.kind) && keep[other]) csr.items.push_back(other);
-      }
+      };
+      if (successors)
+        for (std::uint32_t e : b.succs) take(e);
+      else
+        for (std::uint32_t e : b.preds) take(e);
     }
     csr.start.push_back(static_cast<std::uint32_t>(csr.items.size()));
   }

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <ranges>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -84,9 +85,12 @@ struct Block {
   std::uint32_t begin = 0;  // byte offset of instructions[first]
   std::uint32_t end = 0;    // byte offset just past instructions[last] and its caches
   // Indices into Graph::edges(). Successors are ordered fall-through first,
-  // then the jump/branch/call edge, then the exception edge.
-  std::vector<std::uint32_t> succs;
-  std::vector<std::uint32_t> preds;
+  // then the jump/branch/call edge, then the exception edge; the builder adds
+  // a block's edges together, so they are a range of indices. Predecessors,
+  // ascending, are a slice of one array the graph owns. (A vector each was two
+  // allocations per block.)
+  std::ranges::iota_view<std::uint32_t, std::uint32_t> succs;
+  std::span<const std::uint32_t> preds;
   std::optional<Handler> handler;
   // Value-stack depth on entry, where the graph had to compute it (block-stack
   // versions, to place handlers); nullopt otherwise and for unreachable blocks.
@@ -99,6 +103,13 @@ struct Block {
 
 class Graph {
  public:
+  Graph() = default;
+  // Blocks point into pred_edges_: a moved graph keeps them valid, a copy would not.
+  Graph(Graph&&) noexcept = default;
+  Graph& operator=(Graph&&) noexcept = default;
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
   // The code the graph was built from. Not owned: it must outlive the graph
   // and stay where it is (the graph keeps its address).
   const DecodedCode& code() const noexcept { return *code_; }
@@ -134,6 +145,7 @@ class Graph {
   const DecodedCode* code_ = nullptr;
   std::vector<Block> blocks_;
   std::vector<Edge> edges_;
+  std::vector<std::uint32_t> pred_edges_;  // every block's preds, block after block
 };
 
 // Splits `code` into basic blocks, adds the edges and assigns exception

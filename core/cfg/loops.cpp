@@ -62,6 +62,9 @@ std::vector<std::vector<BlockId>> cyclic_components(const Graph& graph, const Do
   std::vector<bool> on_stack(n, false);
   std::vector<BlockId> scc_stack;
   std::vector<std::vector<BlockId>> out;
+  // One buffer for every component: almost all are a single block, and a
+  // vector each was an allocation per block.
+  std::vector<BlockId> component;
   std::uint32_t counter = 0;
   const EdgeFilter filter = dom.filter();
 
@@ -92,7 +95,7 @@ std::vector<std::vector<BlockId>> cyclic_components(const Graph& graph, const Do
       stack.pop_back();
       if (!stack.empty()) low[stack.back().first] = std::min(low[stack.back().first], low[done]);
       if (low[done] == index[done]) {
-        std::vector<BlockId> component;
+        component.clear();
         BlockId b;
         do {
           b = scc_stack.back();
@@ -100,7 +103,7 @@ std::vector<std::vector<BlockId>> cyclic_components(const Graph& graph, const Do
           on_stack[b] = false;
           component.push_back(b);
         } while (b != done);
-        if (component.size() > 1) out.push_back(std::move(component));
+        if (component.size() > 1) out.push_back(component);
       }
     }
   }

@@ -419,7 +419,7 @@ void Unparser::function(const ast::FunctionDef& f, std::string_view keyword) {
   write_name(f.name, NameRole::Function);
   type_params(f.type_params);
   write("(");
-  arguments(f.args, /*annotations=*/true);
+  arguments(*f.args, /*annotations=*/true);
   write(")");
   if (f.returns) {
     write(" -> ");
@@ -924,7 +924,7 @@ void Unparser::visit(const T& node, Prec p) {
   } else if constexpr (std::is_same_v<T, ast::Lambda>) {
     parens_if(p > Prec::Test, [&] {
       write("lambda");
-      std::string args = capture([&] { arguments(node.args, /*annotations=*/false); });
+      std::string args = capture([&] { arguments(*node.args, /*annotations=*/false); });
       if (!args.empty()) {
         write(" ");
         write(args);

@@ -102,7 +102,12 @@ struct Lifter::State {
     emit(ast::expr_stmt(ast::call(ast::attribute(obj, method), {std::move(arg)})));
   }
   void store(ExprPtr target, Item value);
-  void note_inplace(const ExprPtr& e, ast::Operator op) { lifter.inplace_[e.get()] = Lifter::InplaceOp{e, op}; }
+  // The inplace BinOps this block built, for augmented assignment on store.
+  // An inplace operator and its store are one statement, so always in one
+  // block: a per-block list stays short (a table for the whole code object grew
+  // with it and was looked up on every store).
+  std::vector<std::pair<ExprPtr, ast::Operator>> inplace;
+  void note_inplace(const ExprPtr& e, ast::Operator op) { inplace.emplace_back(e, op); }
   void call(Item callable, std::vector<Item> args, std::vector<ast::Keyword> keywords);
 };
 
@@ -407,9 +412,9 @@ void Lifter::State::store(ExprPtr target, Item item) {
     return;
   }
   if (item.kind == Kind::Import && name) {
-    std::string full = item.module;
+    const std::string& full = item.import->module;
     std::string first = full.substr(0, full.find('.'));
-    if (!item.attr_path.empty() || name->id != first) {
+    if (!item.import->attr_path.empty() || name->id != first) {
       emit(ast::import_({ast::alias(full, name->id)}));
     } else if (name->id == first) {
       emit(ast::import_({ast::alias(full)}));
@@ -425,14 +430,15 @@ void Lifter::State::store(ExprPtr target, Item item) {
       return;
     }
   ExprPtr v = value(std::move(item));
-  auto& inplace = lifter.inplace_;
-  if (auto it = inplace.find(v.get()); it != inplace.end() && it->second.expr.lock() == v) {
-    auto* bin = v->as<ast::BinOp>();
-    if (same_target(target, bin->left)) {
-      emit(ast::aug_assign(target, it->second.op, bin->right));
-      return;
+  for (const auto& [e, op] : inplace)
+    if (e == v) {
+      auto* bin = v->as<ast::BinOp>();
+      if (same_target(target, bin->left)) {
+        emit(ast::aug_assign(target, op, bin->right));
+        return;
+      }
+      break;
     }
-  }
   emit(ast::assign(target, v));
   // Copies of the value still on the stack are now that variable.
   if (name && !is_atom(v))
@@ -629,9 +635,11 @@ void op_load_attr(State& s) {
   ResolvedArg a = s.arg();
   Item obj = s.pop();
   bool method = a.kind == ArgKind::NameShift1 && (a.number & 1);
-  if (obj.kind == Kind::Import && !obj.from_import) {
+  if (obj.kind == Kind::Import && !obj.import->from_import) {
     // `import a.b.c as d` on 3.8-3.10 may use LOAD_ATTR after IMPORT_NAME.
-    obj.attr_path += "." + a.text;
+    auto longer = std::make_shared<ImportValue>(*obj.import);
+    longer->attr_path += "." + a.text;
+    obj.import = std::move(longer);
     s.push(std::move(obj));
     return;
   }
@@ -740,7 +748,7 @@ void op_pop_top(State& s) {
       return;
     }
     case Kind::Import:
-      if (i.from_import && i.sink) {
+      if (i.import->from_import && i.sink) {
         if (auto* f = dynamic_cast<ImportFromSink*>(i.sink.get())) s.emit(f->statement());
       }
       return;
@@ -1134,24 +1142,27 @@ void op_import_name(State& s) {
   ExprPtr fromlist = s.pop_value();
   ExprPtr level = s.pop_value();
   Item out = Item::of(Kind::Import);
-  out.module = s.arg().text;
-  out.expr = ast::name(out.module.substr(0, out.module.find('.')));
+  auto imp = std::make_shared<ImportValue>();
+  imp->module = s.arg().text;
+  out.expr = ast::name(imp->module.substr(0, imp->module.find('.')));
   auto* lc = level->as<ast::Constant>();
   if (lc)
-    if (auto* iv = lc->value->as<IntValue>()) out.level = int(iv->small);
+    if (auto* iv = lc->value->as<IntValue>()) imp->level = int(iv->small);
   if (!ast::is_none(fromlist)) {
-    out.from_import = true;
-    out.fromlist = string_tuple(fromlist);
-    out.sink = std::make_shared<ImportFromSink>(out.module, out.level);
+    imp->from_import = true;
+    out.sink = std::make_shared<ImportFromSink>(imp->module, imp->level);
   }
+  out.import = std::move(imp);
   s.push(std::move(out));
 }
 void op_import_from(State& s) {
   Item& top = s.peek();
   if (top.kind != Kind::Import) s.fail("IMPORT_FROM without IMPORT_NAME");
-  if (!top.from_import) {
+  if (!top.import->from_import) {
     Item copy = top;
-    copy.attr_path += "." + s.arg().text;
+    auto longer = std::make_shared<ImportValue>(*top.import);
+    longer->attr_path += "." + s.arg().text;
+    copy.import = std::move(longer);
     s.push(std::move(copy));
     return;
   }
@@ -1164,7 +1175,7 @@ void op_import_from(State& s) {
 void op_import_star(State& s) {
   Item top = s.pop();
   if (top.kind != Kind::Import) s.fail("import * without IMPORT_NAME");
-  s.emit(ast::import_from(top.module, {ast::alias("*")}, top.level));
+  s.emit(ast::import_from(top.import->module, {ast::alias("*")}, top.import->level));
 }
 
 // --- unpacking ---------------------------------------------------------------------

@@ -9,7 +9,6 @@
 #include <memory>
 #include <set>
 #include <string>
-#include <unordered_map>
 
 #include "ast/stmt.h"
 #include "cfg/graph.h"
@@ -97,13 +96,6 @@ class Lifter {
   std::set<std::string>& taken();
   std::set<std::string> temporaries_;
   int temporary_count_ = 0;
-  // The inplace BinOps this code's lifting built, for augmented assignment on
-  // store (the weak pointer guards against a reused address).
-  struct InplaceOp {
-    std::weak_ptr<const ast::Expr> expr;
-    ast::Operator op;
-  };
-  std::unordered_map<const ast::Expr*, InplaceOp> inplace_;
   std::uint64_t value_count_ = 0;  // Item::seq source
   friend struct State;
 };

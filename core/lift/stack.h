@@ -41,6 +41,14 @@ struct Sink {
   virtual void put(std::size_t index, ast::ExprPtr target) = 0;
 };
 
+// IMPORT_NAME's result.
+struct ImportValue {
+  std::string module;
+  int level = 0;
+  bool from_import = false;  // fromlist is not None
+  std::string attr_path;     // IMPORT_FROM/LOAD_ATTR chain on an import: `a.b.c` parts after the first
+};
+
 struct Item {
   enum class Kind {
     Value,       // an expression
@@ -60,13 +68,7 @@ struct Item {
   std::shared_ptr<ClassValue> cls;
   std::shared_ptr<Sink> sink;
   std::size_t index = 0;
-  // Import: module name, level, fromlist (names) and whether it is `import a.b`.
-  std::string module;
-  int level = 0;
-  std::vector<std::string> fromlist;
-  bool star = false;
-  bool from_import = false;  // fromlist is not None
-  std::string attr_path;     // IMPORT_FROM/LOAD_ATTR chain on an import: `a.b.c` parts after the first
+  std::shared_ptr<const ImportValue> import;  // Import (shared: items are copied often, imports rarely)
   // Value: a copy of it was stored in this variable (DUP + STORE), so the
   // variable names it from then on: `(x := v)` or, after other statements, `x`.
   std::string bound_to;

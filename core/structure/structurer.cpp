@@ -73,13 +73,31 @@ Structurer::Structurer(const DecodedCode& code, lift::Definer& definer)
       // Exception edges count for dominance and loops: a loop inside an except
       // clause is still a loop, and a handler that loops back is in the loop.
       dom_(cfg::DominatorTree::dominators(graph_, EdgeFilter::all())),
-      pdom_(cfg::DominatorTree::post_dominators(graph_, kFlow)),
+      pdom_(graph_),
       loops_(cfg::LoopForest::find(graph_, dom_)),
       lifter_(code, definer),
       emitted_(graph_.size(), false) {
   rpo_index_.assign(graph_.size(), 0xffffffffu);
   auto order = dom_.order();
   for (std::size_t k = 0; k < order.size(); ++k) rpo_index_[order[k]] = std::uint32_t(k);
+  // Listed once so that each loop_span_end looks at these few blocks, not at
+  // the whole graph (that made nested-loop code quadratic in size).
+  for (const cfg::Block& blk : graph_.blocks())
+    if (!blk.reachable && graph_.last_instruction(blk.id).jump_target) unreachable_jumps_.push_back(blk.id);
+}
+
+Structurer::BlockMarks::BlockMarks(MarkRows& pool, std::size_t blocks) : pool_(pool) {
+  while (row_ < pool_.busy.size() && pool_.busy[row_]) ++row_;
+  if (row_ == pool_.busy.size()) {
+    pool_.rows.emplace_back(blocks, 0);
+    pool_.stamp.push_back(0);
+    pool_.busy.push_back(false);
+  }
+  pool_.busy[row_] = true;
+  if (++pool_.stamp[row_] == 0) {  // wrapped: forget every old stamp
+    std::fill(pool_.rows[row_].begin(), pool_.rows[row_].end(), 0);
+    pool_.stamp[row_] = 1;
+  }
 }
 
 void Structurer::fail(BlockId b, const std::string& what) const {
@@ -349,7 +367,7 @@ std::optional<BlockId> Structurer::region_to_enter(BlockId b) const {
 // leads to, laid out before `limit`.
 bool Structurer::only_ends_frame(BlockId b, std::uint32_t limit) const {
   std::vector<BlockId> work{b};
-  std::vector<bool> seen(graph_.size(), false);
+  auto seen = block_marks();
   seen[b] = true;
   while (!work.empty()) {
     BlockId x = work.back();
@@ -817,7 +835,7 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
 // frame); nullopt when it reaches several.
 std::optional<BlockId> Structurer::else_end(BlockId start, BlockId handler) const {
   const std::uint32_t limit = graph_.block(handler).begin;
-  std::vector<bool> seen(graph_.size(), false);
+  auto seen = block_marks();
   std::vector<BlockId> work{start};
   seen[start] = true;
   BlockId end = kNoBlock;
@@ -1056,7 +1074,7 @@ BlockId Structurer::lone_arm_follow(BlockId t, BlockId f, BlockId stop,
                                     const std::vector<BlockId>& around) const {
   auto ends_frame = [&](BlockId from) {
     if (!can_merge_at(from) || from == stop) return false;
-    std::vector<bool> seen(graph_.size(), false);
+    auto seen = block_marks();
     std::vector<BlockId> work{from};
     seen[from] = true;
     bool goes_on = false;
@@ -1515,7 +1533,7 @@ BlockId Structurer::structure_keep(BlockId b, lift::BlockEffect& eff, BlockId st
 std::uint32_t Structurer::loop_span_end(cfg::LoopId loop) const {
   BlockId h = loops_.loop(loop).header;
   std::uint32_t end = 0;
-  std::vector<bool> seen(graph_.size(), false);
+  auto seen = block_marks();
   std::vector<BlockId> work{h};
   seen[h] = true;
   while (!work.empty()) {
@@ -1528,11 +1546,8 @@ std::uint32_t Structurer::loop_span_end(cfg::LoopId loop) const {
   }
   // 3.8/3.9 keep the unreachable jump back that followed a body ending in
   // `return`: the loop reaches that far.
-  for (const cfg::Block& blk : graph_.blocks()) {
-    const Instruction& last = graph_.last_instruction(blk.id);
-    if (!blk.reachable && last.jump_target && *last.jump_target == graph_.block(h).begin)
-      end = std::max(end, blk.begin);
-  }
+  for (BlockId u : unreachable_jumps_)
+    if (*graph_.last_instruction(u).jump_target == graph_.block(h).begin) end = std::max(end, graph_.block(u).begin);
   return end;
 }
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "ast/stmt.h"
@@ -123,11 +124,67 @@ class Structurer {
   void check_handlers() const;
   [[noreturn]] void fail(cfg::BlockId b, const std::string& what) const;
 
+  // A visited set over the blocks for a graph walk. The walks that decide
+  // where an if or a loop ends are many and each reaches few blocks: a
+  // std::vector<bool> of the whole graph per walk made that quadratic. A set
+  // is a stamp per block; a new walk takes a new stamp (no clearing), and
+  // walks that run inside one another take different stamp rows.
+  struct MarkRows {
+    std::vector<std::vector<std::uint32_t>> rows;
+    std::vector<std::uint32_t> stamp;  // per row: the stamp of its current walk
+    std::vector<bool> busy;
+  };
+  class BlockMarks {
+   public:
+    struct Ref {
+      std::uint32_t& slot;
+      std::uint32_t stamp;
+      operator bool() const { return slot == stamp; }
+      Ref& operator=(bool v) {
+        slot = v ? stamp : 0;
+        return *this;
+      }
+    };
+    BlockMarks(MarkRows& pool, std::size_t blocks);
+    BlockMarks(const BlockMarks&) = delete;
+    BlockMarks& operator=(const BlockMarks&) = delete;
+    ~BlockMarks() { pool_.busy[row_] = false; }
+    Ref operator[](cfg::BlockId b) { return Ref{pool_.rows[row_][b], pool_.stamp[row_]}; }
+
+   private:
+    MarkRows& pool_;
+    std::size_t row_ = 0;
+  };
+  BlockMarks block_marks() const { return BlockMarks(mark_rows_, graph_.size()); }
+  mutable MarkRows mark_rows_;
+
   const DecodedCode& code_;
   cfg::Graph graph_;
-  cfg::DominatorTree dom_, pdom_;
+  cfg::DominatorTree dom_;
+  // Post-dominators, built on first use: only an if or a loop asks, and most
+  // code objects have neither (building them was a tenth of a small call).
+  class LazyPostDominators {
+   public:
+    explicit LazyPostDominators(const cfg::Graph& graph) : graph_(graph) {}
+    cfg::BlockId idom(cfg::BlockId b) const { return tree().idom(b); }
+    bool dominates(cfg::BlockId a, cfg::BlockId b) const { return tree().dominates(a, b); }
+
+   private:
+    const cfg::DominatorTree& tree() const {
+      // Along the edges of source-level flow: not exceptions, not 3.8's
+      // CALL_FINALLY into a finally body (as kFlow in structurer.cpp).
+      if (!tree_)
+        tree_ = cfg::DominatorTree::post_dominators(
+            graph_, cfg::EdgeFilter::normal().without(cfg::EdgeKind::Call));
+      return *tree_;
+    }
+    const cfg::Graph& graph_;
+    mutable std::optional<cfg::DominatorTree> tree_;
+  };
+  LazyPostDominators pdom_;
   cfg::LoopForest loops_;
   std::vector<std::uint32_t> rpo_index_;
+  std::vector<cfg::BlockId> unreachable_jumps_;  // unreachable blocks that end in a jump
   lift::Lifter lifter_;
   std::vector<LoopContext> context_;
   std::vector<Region> regions_;
