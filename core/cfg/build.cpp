@@ -178,7 +178,7 @@ void GraphBuilder::finish() {
       add(b.id, b.handler->block, EdgeKind::Exception);
       blocks[b.handler->block].is_handler = true;
     }
-    b.succs = std::ranges::iota_view<std::uint32_t, std::uint32_t>(first, static_cast<std::uint32_t>(edges.size()));
+    b.succs = IndexRange{first, static_cast<std::uint32_t>(edges.size())};
   }
   // Predecessor lists: counted, then filled in edge order (so each ascends).
   std::vector<std::uint32_t> start(blocks.size() + 1, 0);

@@ -11,7 +11,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <ranges>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -75,6 +74,28 @@ struct Handler {
   friend bool operator==(const Handler&, const Handler&) = default;
 };
 
+// A run of consecutive indices [first, last): a block's edges. (Not
+// std::ranges::iota_view: clang 14 with libstdc++ 12 cannot use it.)
+struct IndexRange {
+  std::uint32_t first = 0;
+  std::uint32_t last = 0;
+
+  struct iterator {
+    std::uint32_t value;
+    std::uint32_t operator*() const noexcept { return value; }
+    iterator& operator++() noexcept {
+      ++value;
+      return *this;
+    }
+    bool operator==(const iterator&) const = default;
+  };
+  iterator begin() const noexcept { return {first}; }
+  iterator end() const noexcept { return {last}; }
+  std::size_t size() const noexcept { return last - first; }
+  bool empty() const noexcept { return first == last; }
+  std::uint32_t operator[](std::size_t k) const noexcept { return first + static_cast<std::uint32_t>(k); }
+};
+
 struct Block {
   BlockId id = kNoBlock;  // blocks are numbered in code order; the entry is 0
   // Indices into DecodedCode::instructions, inclusive. `first` may be an
@@ -89,7 +110,7 @@ struct Block {
   // a block's edges together, so they are a range of indices. Predecessors,
   // ascending, are a slice of one array the graph owns. (A vector each was two
   // allocations per block.)
-  std::ranges::iota_view<std::uint32_t, std::uint32_t> succs;
+  IndexRange succs;
   std::span<const std::uint32_t> preds;
   std::optional<Handler> handler;
   // Value-stack depth on entry, where the graph had to compute it (block-stack
