@@ -1,6 +1,6 @@
 # min: 3.8
 def f(R, L, y, M):
-    while (R <= L and y >= M or R > L and y < M):
+    while (R <= L and y >= M or R > L and y > M):
         R += 1
         y -= 1
     return R, y
@@ -31,5 +31,5 @@ def doc(name, path, base):
 
 
 def main():
-    return [f(0, 3, 5, 2), f(5, 3, 1, 2), index([1, 2, 3], 3), index([1, 2], 9, 0, 5),
+    return [f(0, 3, 5, 2), f(5, 3, 9, 2), index([1, 2, 3], 3), index([1, 2], 9, 0, 5),
             doc("gc", "", ""), doc("os", "/b/y", "/b"), doc("os", "/bx", "/b"), doc(1, "", "")]
