@@ -85,7 +85,7 @@ std::vector<BlockId> graph_post_order(const Graph& graph, EdgeFilter filter,
 }
 
 Csr filtered(const Graph& graph, EdgeFilter filter, bool successors,
-             const std::vector<bool>& keep) {
+             const std::vector<bool>& keep, const std::vector<bool>* also = nullptr) {
   Csr csr;
   csr.start.reserve(graph.size() + 1);
   csr.items.reserve(graph.edges().size());
@@ -94,7 +94,7 @@ Csr filtered(const Graph& graph, EdgeFilter filter, bool successors,
       auto take = [&](std::uint32_t e) {
         const Edge& edge = graph.edges()[e];
         const BlockId other = successors ? edge.to : edge.from;
-        if (filter.accepts(edge.kind) && keep[other]) csr.items.push_back(other);
+        if ((filter.accepts(edge.kind) || (also && (*also)[e])) && keep[other]) csr.items.push_back(other);
       };
       if (successors)
         for (std::uint32_t e : b.succs) take(e);
@@ -119,7 +119,7 @@ View forward_view(const Graph& graph, EdgeFilter filter) {
   return v;
 }
 
-View reverse_view(const Graph& graph, EdgeFilter filter) {
+View reverse_view(const Graph& graph, EdgeFilter filter, const std::vector<bool>* also) {
   const auto n = static_cast<std::uint32_t>(graph.size());
   const BlockId exit = n;
   // Every block that runs at all, also one entered only through a handler
@@ -127,8 +127,8 @@ View reverse_view(const Graph& graph, EdgeFilter filter) {
   // along the filter's edges like any other.
   std::vector<bool> reach;
   graph_post_order(graph, EdgeFilter::all(), reach);
-  const Csr fsucc = filtered(graph, filter, true, reach);
-  Csr fpred = filtered(graph, filter, false, reach);
+  const Csr fsucc = filtered(graph, filter, true, reach, also);
+  Csr fpred = filtered(graph, filter, false, reach, also);
 
   // Exits, then the blocks that reach none of them (infinite loops), linked
   // one at a time from the bottom of the forward order.
@@ -283,8 +283,9 @@ DominatorTree DominatorTree::dominators(const Graph& graph, EdgeFilter filter) {
   return DominatorBuilder::build(forward_view(graph, filter), false, filter);
 }
 
-DominatorTree DominatorTree::post_dominators(const Graph& graph, EdgeFilter filter) {
-  return DominatorBuilder::build(reverse_view(graph, filter), true, filter);
+DominatorTree DominatorTree::post_dominators(const Graph& graph, EdgeFilter filter,
+                                             const std::vector<bool>* also) {
+  return DominatorBuilder::build(reverse_view(graph, filter, also), true, filter);
 }
 
 BlockId DominatorTree::idom(BlockId id) const noexcept {

@@ -28,9 +28,10 @@ class DominatorTree {
   // loop) are given a virtual edge to the exit too: repeatedly the unconnected
   // block latest in the forward reverse post-order (the bottom of the loop)
   // is linked, so that every block gets a post-dominator; `forced_exits()`
-  // lists those blocks.
-  static DominatorTree post_dominators(const Graph& graph,
-                                       EdgeFilter filter = EdgeFilter::all());
+  // lists those blocks. `also`, when given, marks by edge index edges to
+  // follow whatever their kind (an async for's exit is an exception edge).
+  static DominatorTree post_dominators(const Graph& graph, EdgeFilter filter = EdgeFilter::all(),
+                                       const std::vector<bool>* also = nullptr);
 
   bool is_post() const noexcept { return post_; }
   EdgeFilter filter() const noexcept { return filter_; }

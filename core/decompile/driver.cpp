@@ -159,8 +159,8 @@ ast::ExprPtr Driver::function_expr(const lift::FunctionValue& f, ast::ExprPtr it
     if (!b.empty())
       if (auto* r = b[0]->as<ast::Return>(); r && r->value) return with_iter(r->value, iter_arg);
     for (const auto& s : b)
-      if (auto* loop = s->as<ast::For>())
-        return structure::rebuild_comprehension(structure::ComprehensionKind::Generator, *loop, iter_arg);
+      if (structure::loop_of(*s))
+        return structure::rebuild_comprehension(structure::ComprehensionKind::Generator, *s, iter_arg);
   }
   return nullptr;
 }

@@ -378,6 +378,8 @@ ExprPtr Lifter::State::value(Item i) {
       return i.expr;
     case Kind::Iter:
       return ast::call(ast::name("iter"), {i.expr});
+    case Kind::AsyncIter:
+      return ast::call(ast::name("aiter"), {i.expr});
     case Kind::Function:
       if (auto e = lifter.definer_.function_expr(*i.function, nullptr)) return e;
       return defined_function(i);
@@ -477,7 +479,8 @@ void Lifter::State::call(Item callable, std::vector<Item> args, std::vector<ast:
       return;
     }
   }
-  if (callable.kind == Kind::Function && args.size() == 1 && args[0].kind == Kind::Iter) {
+  if (callable.kind == Kind::Function && args.size() == 1 &&
+      (args[0].kind == Kind::Iter || args[0].kind == Kind::AsyncIter)) {
     if (auto e = lifter.definer_.function_expr(*callable.function, args[0].expr)) {
       push(e);
       return;
@@ -1228,7 +1231,24 @@ void op_get_yield_from_iter(State& s) {
   // A generator expression's iterator is already an iterator: GET_ITER result.
   s.push(ast::yield_from(v.kind == Kind::Iter ? v.expr : s.value(std::move(v))));
 }
-void op_get_awaitable(State& s) { s.push(ast::await_(s.pop_value())); }
+void op_get_aiter(State& s) {
+  ExprPtr v = s.pop_value();
+  s.push(Item::of(Kind::AsyncIter, v));
+}
+// ≤3.11 runs an async comprehension (or one that awaits) as a coroutine
+// function and awaits its call: the source has the comprehension alone.
+void op_get_awaitable(State& s) {
+  ExprPtr v = s.pop_value();
+  if (v->is<ast::ListComp>() || v->is<ast::SetComp>() || v->is<ast::DictComp>()) {
+    s.push(v);
+    return;
+  }
+  s.push(ast::await_(v));
+}
+// The loop's end on StopAsyncIteration: drops the exception and the iterator.
+void op_end_async_for(State& s) {
+  for (int k = 0; k < s.row.end_async_for_pops && !s.stack.empty(); ++k) s.pop();
+}
 void op_yield_from(State& s) {  // ≤3.10: [awaitable, None] -> result
   s.pop();
   s.push(s.pop_value());
@@ -1409,6 +1429,9 @@ const std::unordered_map<std::string_view, Handler>& handlers() {
     t["GET_ITER"] = op_get_iter;
     t["GET_YIELD_FROM_ITER"] = op_get_yield_from_iter;
     t["GET_AWAITABLE"] = op_get_awaitable;
+    t["GET_AITER"] = op_get_aiter;
+    t["END_ASYNC_FOR"] = op_end_async_for;
+    t["ASYNC_GEN_WRAP"] = op_nop;  // 3.11: wraps what an async generator yields
     t["YIELD_FROM"] = op_yield_from;
     t["RETURN_GENERATOR"] = op_return_generator;
     t["END_SEND"] = op_end_send;
@@ -1592,6 +1615,8 @@ ast::ExprPtr Lifter::expression_of(const Item& i) const {
       return i.expr;
     case Kind::Iter:
       return i.expr ? ast::call(ast::name("iter"), {i.expr}) : nullptr;
+    case Kind::AsyncIter:
+      return i.expr ? ast::call(ast::name("aiter"), {i.expr}) : nullptr;
     case Kind::Function:
       return definer_.function_expr(*i.function, nullptr);
     default:

@@ -54,7 +54,8 @@ struct Item {
     Value,       // an expression
     Null,        // NULL pushed for the call protocol (PUSH_NULL, LOAD_METHOD...)
     Marker,      // a value with no source form that is popped silently
-    Iter,        // GET_ITER/GET_AITER result; expr = the iterable
+    Iter,        // GET_ITER result; expr = the iterable
+    AsyncIter,   // GET_AITER result; expr = the iterable
     Function,    // function
     Class,       // cls
     BuildClass,  // LOAD_BUILD_CLASS

@@ -20,6 +20,7 @@ struct VersionRow {
   bool end_for_then_pop_top;        // 3.13: the loop exit is END_FOR; POP_TOP (both skipped by FOR_ITER)
   bool while_test_at_top;           // 3.8-3.9, 3.14: `while c:` tests at the loop head (3.10-3.13: at the bottom)
   int pop_except_pops;              // POP_EXCEPT: 3 values (≤3.10 exc_info triple) or 1
+  int end_async_for_pops;           // END_ASYNC_FOR pops the iterator and what its handler pushed: 7 (≤3.10) or 2
   bool else_before_handlers;        // 3.11: a try's `else` is laid out before its handlers
   bool finally_subroutine;          // 3.8: one finally body, run by BEGIN_FINALLY/CALL_FINALLY (3.9+: copied)
                                     // (≤3.10: after them; 3.12+ moves every handler to the end)

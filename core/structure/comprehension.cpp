@@ -48,9 +48,10 @@ bool walk(const StmtList& body, std::vector<ast::Comprehension>& gens, Element& 
     gens.back().ifs.push_back(i->test);
     return walk(i->body, gens, out);
   }
-  if (auto* f = s->as<ast::For>()) {
+  bool is_async = false;
+  if (const ast::For* f = loop_of(*s, &is_async)) {
     if (!f->orelse.empty()) return false;
-    gens.push_back(ast::comprehension(f->target, f->iter));
+    gens.push_back(ast::comprehension(f->target, f->iter, {}, is_async));
     return walk(f->body, gens, out);
   }
   auto* e = s->as<ast::ExprStmt>();
@@ -73,11 +74,22 @@ bool walk(const StmtList& body, std::vector<ast::Comprehension>& gens, Element& 
 
 }  // namespace
 
-ExprPtr rebuild_comprehension(ComprehensionKind kind, const ast::For& loop, const ExprPtr& iter) {
-  if (!loop.orelse.empty()) return nullptr;
-  std::vector<ast::Comprehension> gens{ast::comprehension(loop.target, iter ? iter : loop.iter)};
+const ast::For* loop_of(const ast::Stmt& s, bool* is_async) {
+  if (auto* a = s.as<ast::AsyncFor>()) {
+    if (is_async) *is_async = true;
+    return a;
+  }
+  if (is_async) *is_async = false;
+  return s.as<ast::For>();
+}
+
+ExprPtr rebuild_comprehension(ComprehensionKind kind, const ast::Stmt& stmt, const ExprPtr& iter) {
+  bool is_async = false;
+  const ast::For* loop = loop_of(stmt, &is_async);
+  if (!loop || !loop->orelse.empty()) return nullptr;
+  std::vector<ast::Comprehension> gens{ast::comprehension(loop->target, iter ? iter : loop->iter, {}, is_async)};
   Element el;
-  if (!walk(loop.body, gens, el) || !el.elt) return nullptr;
+  if (!walk(loop->body, gens, el) || !el.elt) return nullptr;
   switch (kind) {
     case ComprehensionKind::List: return ast::list_comp(el.elt, gens);
     case ComprehensionKind::Set: return ast::set_comp(el.elt, gens);
@@ -94,7 +106,7 @@ bool has_comprehension_marker(const ast::StmtList& body) {
         return true;
     if (auto* i = s->as<ast::If>())
       if (has_comprehension_marker(i->body) || has_comprehension_marker(i->orelse)) return true;
-    if (auto* f = s->as<ast::For>())
+    if (const ast::For* f = loop_of(*s))
       if (has_comprehension_marker(f->body)) return true;
   }
   return false;

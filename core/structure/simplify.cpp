@@ -195,6 +195,10 @@ struct Simplifier {
       ast::For copy{f->target, f->iter, body(f->body), body(f->orelse)};
       return ast::make_stmt(std::move(copy), s->line);
     }
+    if (auto* f = s->as<ast::AsyncFor>()) {
+      ast::AsyncFor copy{{f->target, f->iter, body(f->body), body(f->orelse)}};
+      return ast::make_stmt(std::move(copy), s->line);
+    }
     if (auto* t = s->as<ast::Try>()) {
       ast::Try copy = *t;
       const Simplifier inner = in_try();

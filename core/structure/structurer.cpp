@@ -218,6 +218,15 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
         r.exit = b;
         return out;
       }
+      // An async for's head is inside the region whose handler ends the loop.
+      if (auto head = async_for_head(b)) {
+        b = structure_async_for(b, *head, out);
+        if (b == kNoBlock) {
+          out.open = false;
+          return out;
+        }
+        continue;
+      }
       if (auto h = region_to_enter(b)) {
         b = structure_try(b, *h, out);
         if (b == kNoBlock) {
@@ -1619,9 +1628,10 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
 
 // A loop that appends to an empty display just below its iterator is a
 // comprehension (inlined on 3.12+, the body of `<listcomp>` before).
-ast::ExprPtr Structurer::inlined_comprehension(const ast::For& loop, const lift::Stack& stack) const {
-  if (stack.empty() || stack.back().kind != Item::Kind::Value || !loop.orelse.empty()) return nullptr;
-  if (!has_comprehension_marker(loop.body)) return nullptr;
+ast::ExprPtr Structurer::inlined_comprehension(const ast::Stmt& loop, const lift::Stack& stack) const {
+  const ast::For* f = loop_of(loop);
+  if (stack.empty() || stack.back().kind != Item::Kind::Value || !f || !f->orelse.empty()) return nullptr;
+  if (!has_comprehension_marker(f->body)) return nullptr;
   const ast::ExprPtr& acc = stack.back().expr;
   std::optional<ComprehensionKind> kind;
   if (auto* l = acc->as<ast::List>(); l && l->elts.empty()) kind = ComprehensionKind::List;
@@ -1629,6 +1639,105 @@ ast::ExprPtr Structurer::inlined_comprehension(const ast::For& loop, const lift:
   if (auto* d = acc->as<ast::Dict>(); d && d->keys.empty()) kind = ComprehensionKind::Dict;
   if (!kind) return nullptr;
   return rebuild_comprehension(*kind, loop, nullptr);
+}
+
+std::vector<bool> Structurer::LazyPostDominators::async_for_exits(const cfg::Graph& graph) {
+  std::vector<bool> out(graph.edges().size(), false);
+  for (std::size_t e = 0; e < out.size(); ++e) {
+    const cfg::Edge& edge = graph.edges()[e];
+    if (edge.kind != EdgeKind::Exception) continue;
+    auto ins = graph.instructions(edge.to);
+    out[e] = !ins.empty() && ins.front().name() == "END_ASYNC_FOR";
+  }
+  return out;
+}
+
+// `async for` (⇄ codegen's async for): the head awaits anext() of the
+// iterator inside a region whose handler, END_ASYNC_FOR, ends the loop on
+// StopAsyncIteration. ≤3.10: SETUP_FINALLY, then GET_ANEXT ... YIELD_FROM;
+// POP_BLOCK. 3.11+: GET_ANEXT; LOAD_CONST None, then the SEND loop of the await.
+std::optional<Structurer::AsyncForHead> Structurer::async_for_head(BlockId h) const {
+  if (loops_.loop_of_header(h) == cfg::kNoLoop) return std::nullopt;
+  AsyncForHead head;
+  BlockId b = h;
+  for (int k = 0; k < 3 && b != kNoBlock; ++k) {
+    head.blocks.push_back(b);
+    bool anext = false;
+    for (const Instruction& ins : graph_.instructions(b)) anext = anext || ins.name() == "GET_ANEXT";
+    if (anext) {
+      head.anext = b;
+      break;
+    }
+    b = fall_successor(b);
+  }
+  if (head.anext == kNoBlock) return std::nullopt;
+  const auto& handler = graph_.block(head.anext).handler;
+  if (!handler || graph_.instructions(handler->block).empty() ||
+      graph_.instructions(handler->block).front().name() != "END_ASYNC_FOR")
+    return std::nullopt;
+  for (b = head.anext; b != kNoBlock && head.blocks.size() < 8;) {
+    std::string_view last = graph_.last_instruction(b).name();
+    if (last == "SEND") {
+      head.body = jump_successor(b);
+      break;
+    }
+    if (last == "POP_BLOCK") {
+      head.body = fall_successor(b);
+      break;
+    }
+    b = fall_successor(b);
+    if (b != kNoBlock) head.blocks.push_back(b);
+  }
+  if (head.body == kNoBlock) return std::nullopt;
+  return head;
+}
+
+BlockId Structurer::structure_async_for(BlockId h, const AsyncForHead& head, Seq& out) {
+  cfg::LoopId loop = loops_.loop_of_header(h);
+  if (out.stack.empty() || (out.stack.back().kind != Item::Kind::AsyncIter && out.stack.back().kind != Item::Kind::Value))
+    fail(h, "async for without an iterator");
+  // (A comprehension's `.0` argument already is the async iterator.)
+  lift::Stack stack = out.stack;
+  ast::ExprPtr iter = stack.back().expr;
+  for (BlockId b : head.blocks) mark(b);
+  BlockId exit = graph_.block(head.anext).handler->block;
+  used_handlers_.push_back(exit);
+  // The head's own blocks post-dominate it: the loop ends at the first
+  // post-dominator outside it (pdom_ counts the edges into END_ASYNC_FOR).
+  BlockId follow = pdom_.idom(h);
+  while (follow < graph_.size() && loops_.contains(loop, follow)) follow = pdom_.idom(follow);
+  // (Reached only by `break`: it pops the iterator and goes to the loop's end.)
+  if (follow < graph_.size() && pops_then_jumps(follow) && fall_successor(follow) == kNoBlock)
+    follow = jump_successor(follow);
+  // A `break` that 3.12+ ends with a copy of the return after the loop (it
+  // pops the iterator first) is no follow.
+  else if (follow >= graph_.size() || (graph_.instructions(follow).front().name() == "POP_TOP" &&
+                                       only_ends_frame(follow, std::numeric_limits<std::uint32_t>::max())))
+    follow = loop_follow(loop, exit);
+  auto sink = std::make_shared<lift::TargetSink>();
+  lift::Stack body_stack = stack;
+  Item slot = Item::of(Item::Kind::Slot);
+  slot.sink = sink;
+  body_stack.push_back(slot);
+  context_.push_back({h, follow, loop});
+  Seq body = sequence(head.body, kNoBlock, body_stack);
+  context_.pop_back();
+  if (!sink->target()) fail(h, "async for loop without a target");
+  // END_ASYNC_FOR drops the exception and the iterator; when nothing follows
+  // it in the loop (no `else` that a `break` skips) it starts what follows.
+  lift::Stack exit_stack = handler_stack(head.anext, stack);
+  Seq orelse;
+  orelse.stack = exit_stack;
+  if (exit != follow) orelse = sequence(exit, follow, exit_stack);
+  ast::StmtPtr loop_stmt = ast::async_for(sink->target(), iter, strip_trailing_continue(body.stmts), orelse.stmts);
+  out.stack = orelse.stack;
+  if (exit != follow)
+    if (auto comp = inlined_comprehension(*loop_stmt, out.stack)) {
+      out.stack.back() = Item::value(comp);
+      return follow;
+    }
+  out.stmts.push_back(loop_stmt);
+  return follow;
 }
 
 BlockId Structurer::structure_loop(BlockId h, Seq& out) {
@@ -1663,7 +1772,7 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
     ast::StmtPtr loop_stmt =
         ast::for_(sink->target(), iter, strip_trailing_continue(body.stmts), orelse.stmts);
     out.stack = orelse.stack;
-    if (auto comp = inlined_comprehension(*loop_stmt->as<ast::For>(), out.stack)) {
+    if (auto comp = inlined_comprehension(*loop_stmt, out.stack)) {
       out.stack.back() = Item::value(comp);
       return follow;
     }

@@ -85,6 +85,13 @@ class Structurer {
   cfg::BlockId structure_keep(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
                               bool pop_in_block);
   cfg::BlockId structure_loop(cfg::BlockId h, Seq& out);
+  struct AsyncForHead {
+    cfg::BlockId anext = cfg::kNoBlock;  // the block that awaits anext(): its handler ends the loop
+    cfg::BlockId body = cfg::kNoBlock;   // where the next item is on the stack
+    std::vector<cfg::BlockId> blocks;    // the head's blocks, header to the await's end
+  };
+  std::optional<AsyncForHead> async_for_head(cfg::BlockId h) const;
+  cfg::BlockId structure_async_for(cfg::BlockId h, const AsyncForHead& head, Seq& out);
   ast::ExprPtr value_region(cfg::BlockId b, const lift::Stack& stack, cfg::BlockId merge,
                             const lift::Stack& base, std::size_t& depth, std::vector<cfg::BlockId>& seen,
                             int budget);
@@ -93,7 +100,7 @@ class Structurer {
                                int budget);
   bool try_value_branch(cfg::BlockId b, const lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
                         cfg::BlockId& next);
-  ast::ExprPtr inlined_comprehension(const ast::For& loop, const lift::Stack& stack) const;
+  ast::ExprPtr inlined_comprehension(const ast::Stmt& loop, const lift::Stack& stack) const;
   Cond collapse(cfg::BlockId head, Cond c, const lift::Stack& stack);
   Cond collapse_into(cfg::BlockId first, Cond c, const lift::Stack& stack, std::vector<cfg::BlockId>& used,
                      int depth);
@@ -173,11 +180,15 @@ class Structurer {
     const cfg::DominatorTree& tree() const {
       // Along the edges of source-level flow: not exceptions, not 3.8's
       // CALL_FINALLY into a finally body (as kFlow in structurer.cpp).
-      if (!tree_)
+      if (!tree_) {
+        std::vector<bool> loop_exits = async_for_exits(graph_);
         tree_ = cfg::DominatorTree::post_dominators(
-            graph_, cfg::EdgeFilter::normal().without(cfg::EdgeKind::Call));
+            graph_, cfg::EdgeFilter::normal().without(cfg::EdgeKind::Call), &loop_exits);
+      }
       return *tree_;
     }
+    // By edge index: the exception edges into END_ASYNC_FOR, where an async for ends.
+    static std::vector<bool> async_for_exits(const cfg::Graph& graph);
     const cfg::Graph& graph_;
     mutable std::optional<cfg::DominatorTree> tree_;
   };
