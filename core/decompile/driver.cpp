@@ -145,6 +145,10 @@ ast::StmtPtr Driver::define_class(const lift::ClassValue& c, const std::string& 
   return ast::class_def(name, c.bases, c.keywords, b, c.decorators);
 }
 
+ast::ExprPtr Driver::lazy_value(const lift::FunctionValue& f) {
+  return as_expression(body(f.code, BodyKind::Lambda));
+}
+
 ast::ExprPtr Driver::function_expr(const lift::FunctionValue& f, ast::ExprPtr iter_arg) {
   const std::string& n = f.code->name;
   if (n == "<lambda>" && !iter_arg) {

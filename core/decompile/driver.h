@@ -23,6 +23,7 @@ class Driver : public lift::Definer {
   ast::StmtPtr define_function(const lift::FunctionValue& f, const std::string& name) override;
   ast::StmtPtr define_class(const lift::ClassValue& c, const std::string& name) override;
   ast::ExprPtr function_expr(const lift::FunctionValue& f, ast::ExprPtr iter_arg) override;
+  ast::ExprPtr lazy_value(const lift::FunctionValue& f) override;
 
  private:
   const VersionTraits& version_;

@@ -45,6 +45,7 @@ struct Lifter::State {
                 cur().offset);
   }
   ResolvedArg arg() const { return resolve_argument(code, cur()); }
+  Definer& definer() { return lifter.definer_; }
 
   Item pop() {
     if (stack.empty()) fail("stack underflow");
@@ -919,7 +920,27 @@ void op_binary_slice(State& s) {
 
 // --- containers --------------------------------------------------------------------
 
-void op_build_tuple(State& s) { s.push(ast::tuple(s.pop_values(s.cur().arg))); }
+// 3.12+ `type X = value`: (name, type parameters, the function that computes
+// value lazily) for INTRINSIC_TYPEALIAS; its result is stored as X.
+bool builds_type_alias(State& s) {
+  if (s.cur().arg != 3 || s.pos + 1 >= s.ins.size() || s.ins[s.pos + 1].name() != "CALL_INTRINSIC_1") return false;
+  return resolve_argument(s.code, s.ins[s.pos + 1]).text == "INTRINSIC_TYPEALIAS";
+}
+void op_type_alias(State& s) {
+  Item compute = s.pop();
+  ExprPtr params = s.pop_value();
+  s.pop_value();  // the name, which the store gives again
+  if (!ast::is_none(params)) s.fail("a generic type alias is not supported");
+  ExprPtr value = compute.kind == Kind::Function ? s.definer().lazy_value(*compute.function) : nullptr;
+  if (!value) s.fail("type alias without a lazily computed value");
+  Item alias = Item::of(Kind::Slot);
+  alias.sink = std::make_shared<TypeAliasSink>(value);
+  s.push(std::move(alias));  // (the CALL_INTRINSIC_1 that follows leaves it)
+}
+void op_build_tuple(State& s) {
+  if (builds_type_alias(s)) return op_type_alias(s);
+  s.push(ast::tuple(s.pop_values(s.cur().arg)));
+}
 void op_build_list(State& s) { s.push(ast::list(s.pop_values(s.cur().arg))); }
 void op_build_set(State& s) { s.push(ast::set(s.pop_values(s.cur().arg))); }
 void op_build_map(State& s) {
@@ -1321,6 +1342,8 @@ void op_call_intrinsic_1(State& s) {
   } else if (what == "INTRINSIC_LIST_TO_TUPLE") {
     op_list_to_tuple(s);
   } else if (what == "INTRINSIC_ASYNC_GEN_WRAP") {
+  } else if (what == "INTRINSIC_TYPEALIAS") {
+    if (s.stack.empty() || !dynamic_cast<TypeAliasSink*>(s.peek().sink.get())) s.fail("type alias without its tuple");
   } else {
     s.fail("intrinsic " + what + " is not supported");
   }

@@ -27,6 +27,8 @@ class Definer {
   virtual ast::StmtPtr define_class(const ClassValue& c, const std::string& name) = 0;
   // A function used as a value: a lambda, or a comprehension called with `iter_arg`.
   virtual ast::ExprPtr function_expr(const FunctionValue& f, ast::ExprPtr iter_arg) = 0;
+  // The expression a lazily evaluated function returns (the value of `type X = value`).
+  virtual ast::ExprPtr lazy_value(const FunctionValue&) { return nullptr; }
 };
 
 struct Terminator {

@@ -76,6 +76,19 @@ class TargetSink : public StmtSink {
   ast::ExprPtr target_;
 };
 
+// `type name = value` (3.12+): INTRINSIC_TYPEALIAS's result, stored under its name.
+class TypeAliasSink : public StmtSink {
+ public:
+  explicit TypeAliasSink(ast::ExprPtr value) : value_(std::move(value)) {}
+  using StmtSink::put;
+  void put(std::size_t, ast::ExprPtr target, ast::StmtList& out) override {
+    out.push_back(ast::type_alias(std::move(target), {}, value_));
+  }
+
+ private:
+  ast::ExprPtr value_;
+};
+
 // Delivers a store into any sink.
 void put_target(Sink& sink, std::size_t index, ast::ExprPtr target, ast::StmtList& out);
 
