@@ -13,7 +13,8 @@ For every file: compile it to a .pyc, decompile the .pyc with the CLI
 (`unveil-decompile FILE.pyc`), compile the output with the same Python, and
 compare every code object (matched by its nesting path) after the
 normalisation of unveil.verify: line numbers and positions ignored,
-NOP/CACHE/RESUME/EXTENDED_ARG dropped, jump targets as instruction indices,
+NOP/CACHE/RESUME/EXTENDED_ARG dropped, 3.13's line-dependent superinstructions
+(LOAD_FAST_LOAD_FAST...) as their two halves, jump targets as instruction indices,
 constants compared by value (code constants recursively), plus argument counts,
 flags and the exception table (3.11+, as instruction indices).
 """

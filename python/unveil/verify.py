@@ -5,6 +5,9 @@ A decompiler is right when its output compiles back to the same bytecode.
 
 * line numbers and source positions;
 * ``NOP``, ``CACHE``, ``RESUME``, ``EXTENDED_ARG`` and 3.14's ``NOT_TAKEN``;
+* 3.13+ superinstructions (``LOAD_FAST_LOAD_FAST`` and kin) count as their
+  two halves: the compiler fuses a pair only when both are on one line, so
+  which pairs are fused is a matter of line numbers too;
 * absolute offsets: jump targets become indices into the kept instructions;
 * constant-table order: constants are compared by value (exactly, so ``1``,
   ``1.0``, ``True`` and ``-0.0`` differ), nested code objects by name here and
@@ -51,6 +54,15 @@ __all__ = [
 
 #: Instructions that carry no meaning the source controls.
 IGNORED_OPNAMES = frozenset({"NOP", "CACHE", "RESUME", "EXTENDED_ARG", "NOT_TAKEN"})
+
+# 3.13+ superinstructions and their halves, in execution order (dis gives
+# the two names as a tuple argval in that order).
+SUPERINSTRUCTIONS = {
+    "LOAD_FAST_LOAD_FAST": ("LOAD_FAST", "LOAD_FAST"),
+    "STORE_FAST_LOAD_FAST": ("STORE_FAST", "LOAD_FAST"),
+    "STORE_FAST_STORE_FAST": ("STORE_FAST", "STORE_FAST"),
+    "LOAD_FAST_BORROW_LOAD_FAST_BORROW": ("LOAD_FAST_BORROW", "LOAD_FAST_BORROW"),
+}
 
 _JUMPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs) | frozenset(getattr(dis, "hasjump", ()))
 _CONSTS = frozenset(dis.hasconst)
@@ -104,7 +116,12 @@ def _kept(code: types.CodeType) -> Tuple[List[dis.Instruction], Dict[int, int], 
     kept: List[dis.Instruction] = []
     for ins in everything:
         index_of[ins.offset] = len(kept)
-        if ins.opname not in IGNORED_OPNAMES:
+        halves = SUPERINSTRUCTIONS.get(ins.opname)
+        if halves is not None and isinstance(ins.argval, tuple) and len(ins.argval) == 2:
+            for name, value in zip(halves, ins.argval):
+                kept.append(ins._replace(opname=name, opcode=dis.opmap.get(name, ins.opcode), argval=value,
+                                         argrepr=str(value)))
+        elif ins.opname not in IGNORED_OPNAMES:
             kept.append(ins)
     return kept, index_of, len(kept)
 

@@ -93,6 +93,17 @@ def test_a_different_code_object_is_reported() -> None:
     assert compare_decompiled(first, "while a:\n    a -= 1\nreturn 2\n") != []
 
 
+def test_superinstructions_count_as_their_halves() -> None:
+    # 3.13 fuses `LOAD_FAST a; LOAD_FAST b` only when both are on one line.
+    split = _code("def f(a, b):\n    return g(\n        a,\n        b)\n", "f")
+    joined = _code("def f(a, b):\n    return g(a, b)\n", "f")
+    swapped = _code("def f(a, b):\n    return g(b, a)\n", "f")
+    if sys.version_info >= (3, 13):
+        assert any(i.opname == "LOAD_FAST_LOAD_FAST" for i in __import__("dis").get_instructions(joined))
+    assert verify.compare_code(split, joined) == []
+    assert verify.compare_code(joined, swapped) != []
+
+
 def test_missing_nonlocal_changes_the_scopes() -> None:
     original = _code("def outer():\n    x = 1\n    def g(y):\n        nonlocal x\n        x += y\n    return g\n",
                      "outer", "g")
