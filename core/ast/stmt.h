@@ -116,6 +116,9 @@ struct If {
   ExprPtr test{};
   StmtList body{};
   StmtList orelse{};
+  // The bytecode shows the `else` was written (≤3.9 dead code): not to be
+  // moved after an arm that ends in return/raise.
+  bool keep_else = false;
 };
 struct With {
   std::vector<WithItem> items{};

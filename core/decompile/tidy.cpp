@@ -46,7 +46,7 @@ StmtList drop_tail_returns(StmtList body, bool keep_lone) {
     return drop_tail_returns(std::move(body), keep_lone);
   }
   if (auto* i = last->as<ast::If>()) {
-    ast::If copy{i->test, drop_tail_returns(i->body, keep_lone), drop_tail_returns(i->orelse, keep_lone)};
+    ast::If copy{i->test, drop_tail_returns(i->body, keep_lone), drop_tail_returns(i->orelse, keep_lone), i->keep_else};
     body.back() = ast::make_stmt(std::move(copy), last->line);
   }
   if (auto* t = last->as<ast::Try>(); t && t->finalbody.empty()) {
@@ -90,7 +90,7 @@ StmtList fold_try_else(StmtList body) {
   // The same inside a last `if` or `try`: their arms also run to the end of the body.
   if (!body.empty()) {
     if (auto* i = body.back()->as<ast::If>()) {
-      ast::If copy{i->test, fold_try_else(i->body), fold_try_else(i->orelse)};
+      ast::If copy{i->test, fold_try_else(i->body), fold_try_else(i->orelse), i->keep_else};
       body.back() = ast::make_stmt(std::move(copy), body.back()->line);
     } else if (auto* t = body.back()->as<ast::Try>(); t && t->finalbody.empty()) {
       ast::Try copy = *t;

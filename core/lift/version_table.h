@@ -22,6 +22,7 @@ struct VersionRow {
   int pop_except_pops;              // POP_EXCEPT: 3 values (≤3.10 exc_info triple) or 1
   int end_async_for_pops;           // END_ASYNC_FOR pops the iterator and what its handler pushed: 7 (≤3.10) or 2
   bool else_before_handlers;        // 3.11: a try's `else` is laid out before its handlers
+  bool keeps_dead_code;             // ≤3.9: code after return/raise that no jump reaches stays in the bytecode
   bool finally_subroutine;          // 3.8: one finally body, run by BEGIN_FINALLY/CALL_FINALLY (3.9+: copied)
                                     // (≤3.10: after them; 3.12+ moves every handler to the end)
 };

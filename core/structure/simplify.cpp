@@ -182,7 +182,7 @@ struct Simplifier {
 
   StmtPtr stmt(const StmtPtr& s) const {
     if (auto* i = s->as<ast::If>()) {
-      ast::If copy{i->test, body(i->body), body(i->orelse)};
+      ast::If copy{i->test, body(i->body), body(i->orelse), i->keep_else};
       if (auto w = bottom_tested_while(copy)) return *w;
       if (auto a = as_assert(copy, minor)) return *a;
       return ast::make_stmt(std::move(copy), s->line);
@@ -218,7 +218,7 @@ struct Simplifier {
     static const StmtPtr implicit_return = ast::return_(ast::none());
     for (const StmtPtr& s : stmts) {
       // `if c: return` + `else: rest` is `if c: return` then `rest` (same bytecode).
-      if (auto* i = s->as<ast::If>(); hoist && i && !i->orelse.empty() && closes(i->body, hoist_returns) &&
+      if (auto* i = s->as<ast::If>(); hoist && i && !i->keep_else && !i->orelse.empty() && closes(i->body, hoist_returns) &&
                                      !(i->orelse.size() == 1 && i->orelse[0]->is<ast::If>())) {
         out.push_back(stmt(ast::if_(i->test, i->body)));
         StmtList rest = body(i->orelse);

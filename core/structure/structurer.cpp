@@ -123,6 +123,32 @@ ast::StmtList Structurer::run() {
 void Structurer::mark(BlockId b) {
   if (emitted_[b]) fail(b, "block reached twice (unstructured flow)");
   emitted_[b] = true;
+  last_marked_ = std::max(last_marked_ == kNoBlock ? 0 : last_marked_, b);
+}
+
+// ≤3.9 keeps code that no jump reaches, except after a return in its own
+// block. An if whose first arm ends in return/raise had an `else` exactly
+// when such code remains: the jump over the else (`JUMP_FORWARD end`, kept
+// after a raise or a nested if); after a return, which loses that jump,
+// what the end label starts (the implicit `return None`, an enclosing
+// construct's jump) right after an else that ends in a return. (After an
+// else that raises, that code is there either way, and either form compiles
+// the same.)
+// Nothing when the first arm does not end in a return/raise of its own (it
+// jumps to a shared one, say).
+std::optional<bool> Structurer::else_was_written(BlockId orelse, BlockId else_last) const {
+  auto dead = [&](BlockId x) { return x < graph_.size() && !graph_.block(x).reachable; };
+  if (orelse == 0) return std::nullopt;
+  const BlockId arm_end = orelse - 1;
+  if (dead(arm_end)) {
+    if (graph_.last_instruction(arm_end).jump_target) return true;
+    return std::nullopt;
+  }
+  std::string_view last = graph_.last_instruction(arm_end).name();
+  if (last == "RAISE_VARARGS") return false;  // (a written else leaves its jump)
+  if (last != "RETURN_VALUE") return std::nullopt;
+  return else_last != kNoBlock && graph_.last_instruction(else_last).name() == "RETURN_VALUE" &&
+         dead(else_last + 1);
 }
 
 BlockId Structurer::fall_successor(BlockId b) const {
@@ -1452,8 +1478,28 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
     std::swap(body, orelse);
     test = negate(test);
   }
+  // ≤3.9: an arm that raises keeps the jump over the else after it, dead; its
+  // target is where the else ends.
+  if (follow == kNoBlock && orelse > 0 && begin(body) < begin(orelse) &&
+      lift::version_row(code_.traits->minor).keeps_dead_code && !graph_.block(orelse - 1).reachable &&
+      graph_.last_instruction(orelse - 1).jump_target) {
+    BlockId end = jump_successor(orelse - 1);
+    if (end != kNoBlock && begin(end) > begin(orelse) && can_merge_at(end) &&
+        (stop == kNoBlock || end == stop || pdom_.dominates(stop, end)))
+      follow = end;
+  }
   Seq then_seq = sequence(body, follow, out.stack);
+  const BlockId outer_last = last_marked_;
+  last_marked_ = kNoBlock;
   Seq else_seq = sequence(orelse, follow, out.stack);
+  const BlockId else_last = last_marked_;
+  last_marked_ = std::max(outer_last == kNoBlock ? 0 : outer_last, else_last == kNoBlock ? 0 : else_last);
+  // ≤3.9: after an arm that ends in return/raise, whether the rest was an
+  // `else` shows in the dead code the compiler left (else_was_written).
+  std::optional<bool> written_else;
+  if (lift::version_row(code_.traits->minor).keeps_dead_code && !then_seq.open && !else_seq.stmts.empty() &&
+      !then_seq.stmts.empty() && begin(body) < begin(orelse))
+    written_else = else_was_written(orelse, else_last);
   if (then_seq.stmts.empty() && !else_seq.stmts.empty()) {
     std::swap(then_seq, else_seq);
     test = negate(test);
@@ -1492,7 +1538,18 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
   if (!is_value) {
     ast::StmtList body_stmts = then_seq.stmts;
     if (body_stmts.empty()) body_stmts.push_back(ast::pass());
-    out.stmts.push_back(ast::if_(test, body_stmts, else_seq.stmts));
+    if (written_else == false) {  // the rest goes on after the if
+      out.stmts.push_back(ast::if_(test, body_stmts));
+      out.stmts.insert(out.stmts.end(), else_seq.stmts.begin(), else_seq.stmts.end());
+    } else {
+      ast::StmtPtr stmt = ast::if_(test, body_stmts, else_seq.stmts);
+      if (written_else == true) {
+        ast::If kept = *stmt->as<ast::If>();
+        kept.keep_else = true;
+        stmt = ast::make_stmt(std::move(kept), stmt->line);
+      }
+      out.stmts.push_back(stmt);
+    }
   }
   out.stack = merged;
   if (!then_seq.open && !else_seq.open) return kNoBlock;

@@ -120,6 +120,7 @@ class Structurer {
   cfg::BlockId lone_arm_follow(cfg::BlockId t, cfg::BlockId f, cfg::BlockId stop,
                                const std::vector<cfg::BlockId>& around) const;
   bool can_merge_at(cfg::BlockId x) const;
+  std::optional<bool> else_was_written(cfg::BlockId orelse, cfg::BlockId else_last) const;
   cfg::BlockId loop_follow(cfg::LoopId loop, cfg::BlockId exit) const;
   std::uint32_t loop_span_end(cfg::LoopId loop) const;
   bool in_current_loop(cfg::BlockId b) const;
@@ -204,6 +205,7 @@ class Structurer {
   std::vector<bool> emitted_;
   std::size_t steps_ = 0;
   std::size_t depth_ = 0;
+  cfg::BlockId last_marked_ = cfg::kNoBlock;  // the latest block (in layout) marked since it was reset
   cfg::BlockId chain_head_ = cfg::kNoBlock;  // the first block of the and/or chain being collapsed
   lift::Stack entry_stack_;  // the stack the block being structured started with
 };

@@ -66,7 +66,7 @@ class Inliner {
     auto fold = [&](auto node) {
       return ast::make_stmt(std::move(node), s->line);
     };
-    if (auto* i = s->as<ast::If>()) return fold(ast::If{i->test, run(i->body), run(i->orelse)});
+    if (auto* i = s->as<ast::If>()) return fold(ast::If{i->test, run(i->body), run(i->orelse), i->keep_else});
     if (auto* w = s->as<ast::While>()) return fold(ast::While{w->test, run(w->body), run(w->orelse)});
     if (auto* f = s->as<ast::For>()) {
       ast::For c = *f;
