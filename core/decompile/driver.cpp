@@ -1,11 +1,12 @@
 #include "decompile/driver.h"
 
+#include <utility>
+
 #include "ast/build.h"
 #include "ast/rewrite.h"
 #include "emit/unparse.h"
-#include <cstdio>
-#include <cstdlib>
 #include "decode/decode.h"
+#include "decompile/private_names.h"
 #include "decompile/signature.h"
 #include "disasm/disassemble.h"
 #include "lift/version_table.h"
@@ -74,6 +75,7 @@ StmtList Driver::body(const std::shared_ptr<const CodeObject>& code, BodyKind ki
   DecodedCode decoded = decode(code, version_, kInstructionsOnly);
   structure::Structurer s(decoded, *this);
   StmtList stmts = structure::inline_temporaries(s.run(), s.lifter().temporaries());
+  stmts = unmangle_private_names(stmts, private_prefix_);
   bool whole = kind == BodyKind::Module || kind == BodyKind::Function;
   if (whole) stmts = drop_tail_returns(std::move(stmts), kind == BodyKind::Function);
   stmts = structure::simplify(stmts, version_.minor, whole);
@@ -141,9 +143,19 @@ ast::StmtPtr Driver::define_function(const lift::FunctionValue& f, const std::st
 }
 
 ast::StmtPtr Driver::define_class(const lift::ClassValue& c, const std::string& name) {
-  StmtList b = body_or_fallback(c.body->code, BodyKind::Class);
+  std::string outer = std::exchange(private_prefix_, private_prefix(c.name));
+  StmtList b;
+  try {
+    b = body_or_fallback(c.body->code, BodyKind::Class);
+  } catch (...) {
+    private_prefix_ = outer;
+    throw;
+  }
+  private_prefix_ = outer;
   return ast::class_def(name, c.bases, c.keywords, b, c.decorators);
 }
+
+std::string Driver::stored_name(const std::string& name) const { return mangled(name, private_prefix_); }
 
 ast::ExprPtr Driver::lazy_value(const lift::FunctionValue& f) {
   return as_expression(body(f.code, BodyKind::Lambda));

@@ -24,10 +24,12 @@ class Driver : public lift::Definer {
   ast::StmtPtr define_class(const lift::ClassValue& c, const std::string& name) override;
   ast::ExprPtr function_expr(const lift::FunctionValue& f, ast::ExprPtr iter_arg) override;
   ast::ExprPtr lazy_value(const lift::FunctionValue& f) override;
+  std::string stored_name(const std::string& name) const override;
 
  private:
   const VersionTraits& version_;
   int depth_ = 0;
+  std::string private_prefix_;  // of the innermost class around the code being decompiled
 };
 
 // Class-body, module and function bookkeeping the compiler added.

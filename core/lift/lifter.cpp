@@ -405,12 +405,13 @@ void Lifter::State::store(ExprPtr target, Item item) {
   }
   auto* name = target->as<ast::Name>();
   if (item.kind == Kind::Function && name) {
-    if (item.function->code->name == name->id) {
+    if (item.function->code->name == name->id || lifter.definer_.stored_name(item.function->code->name) == name->id) {
       emit(lifter.definer_.define_function(*item.function, name->id));
       return;
     }
   }
-  if (item.kind == Kind::Class && name && item.cls->name == name->id) {
+  if (item.kind == Kind::Class && name &&
+      (item.cls->name == name->id || lifter.definer_.stored_name(item.cls->name) == name->id)) {
     emit(lifter.definer_.define_class(*item.cls, name->id));
     return;
   }
@@ -856,6 +857,18 @@ void op_binary_named(State& s) {
   if (!op) s.fail("unknown binary operator");
   push_binary(s, *op);
 }
+// The compiler folds a set display of constants into a frozenset constant
+// where only membership or iteration can see it (`x in {1, 2}`, `for x in
+// {1, 2}`): the display compiles back to the same constant.
+ExprPtr as_set_display(ExprPtr e) {
+  auto* c = e->as<ast::Constant>();
+  if (!c || !c->value) return e;
+  auto* f = c->value->as<FrozenSetValue>();
+  if (!f || f->items.empty()) return e;
+  ExprList elts;
+  for (const ObjectRef& item : f->items) elts.push_back(ast::constant(item));
+  return ast::set(std::move(elts));
+}
 void op_binary_op(State& s) {
   ResolvedArg a = s.arg();
   if (a.text == "[]") {
@@ -884,6 +897,7 @@ void op_compare(State& s) {
   auto op = compare_by_text(text);
   if (!op) s.fail("comparison '" + text + "' has no source form");
   ExprPtr right = s.pop_value();
+  if (*op == ast::CmpOperator::In || *op == ast::CmpOperator::NotIn) right = as_set_display(right);
   ExprPtr left = s.pop_value();
   s.push(ast::compare(left, *op, right));
 }
@@ -893,7 +907,7 @@ void op_is_op(State& s) {
   s.push(ast::compare(left, s.cur().arg ? ast::CmpOperator::IsNot : ast::CmpOperator::Is, right));
 }
 void op_contains_op(State& s) {
-  ExprPtr right = s.pop_value();
+  ExprPtr right = as_set_display(s.pop_value());
   ExprPtr left = s.pop_value();
   s.push(ast::compare(left, s.cur().arg ? ast::CmpOperator::NotIn : ast::CmpOperator::In, right));
 }
@@ -1244,7 +1258,7 @@ void op_raise(State& s) {
 }
 void op_yield_value(State& s) { s.push(ast::yield_(s.pop_value())); }
 void op_get_iter(State& s) {
-  ExprPtr v = s.pop_value();
+  ExprPtr v = as_set_display(s.pop_value());
   s.push(Item::of(Kind::Iter, v));
 }
 void op_get_yield_from_iter(State& s) {

@@ -29,6 +29,8 @@ class Definer {
   virtual ast::ExprPtr function_expr(const FunctionValue& f, ast::ExprPtr iter_arg) = 0;
   // The expression a lazily evaluated function returns (the value of `type X = value`).
   virtual ast::ExprPtr lazy_value(const FunctionValue&) { return nullptr; }
+  // `name` as the code being lifted stores it (`__x` is `_C__x` inside class C).
+  virtual std::string stored_name(const std::string& name) const { return name; }
 };
 
 struct Terminator {
