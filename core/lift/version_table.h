@@ -23,6 +23,7 @@ struct VersionRow {
   int end_async_for_pops;           // END_ASYNC_FOR pops the iterator and what its handler pushed: 7 (≤3.10) or 2
   bool else_before_handlers;        // 3.11: a try's `else` is laid out before its handlers
   bool keeps_dead_code;             // ≤3.9: code after return/raise that no jump reaches stays in the bytecode
+  bool back_jump_block_is_loop_end;  // 3.12+: a lone jump to the loop head after a test ends the loop body
   bool finally_subroutine;          // 3.8: one finally body, run by BEGIN_FINALLY/CALL_FINALLY (3.9+: copied)
                                     // (≤3.10: after them; 3.12+ moves every handler to the end)
 };

@@ -1467,12 +1467,14 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
     std::swap(body, orelse);
     test = negate(test);
   }
-  // 3.12+ lays out `if c: break` at a loop's end as `if c jump body; continue`.
+  // 3.12+ lays out `if c: break` at a loop's end as `if c jump body; continue`
+  // (the continue a lone back jump); before, such a block is a `continue`
+  // the source wrote.
   auto is_continue = [&](BlockId x) {
     if (context_.empty() || x == follow) return false;
     if (x == context_.back().header) return true;
-    return graph_.block(x).size() == 1 && normal_successor(x) == context_.back().header &&
-           fall_successor(x) == kNoBlock;
+    return lift::version_row(code_.traits->minor).back_jump_block_is_loop_end && graph_.block(x).size() == 1 &&
+           normal_successor(x) == context_.back().header && fall_successor(x) == kNoBlock;
   };
   if (orelse != follow && is_continue(body) && !is_continue(orelse)) {
     std::swap(body, orelse);
