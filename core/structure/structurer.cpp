@@ -1463,9 +1463,11 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
   ast::ExprPtr test = c.expr;
   BlockId body = c.t, orelse = c.f;
   auto begin = [&](BlockId x) { return graph_.block(x).begin; };
+  bool negated = false;
   if (body == follow || (orelse != follow && begin(orelse) < begin(body))) {
     std::swap(body, orelse);
     test = negate(test);
+    negated = true;
   }
   // 3.12+ lays out `if c: break` at a loop's end as `if c jump body; continue`
   // (the continue a lone back jump); before, such a block is a `continue`
@@ -1476,7 +1478,18 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
     return lift::version_row(code_.traits->minor).back_jump_block_is_loop_end && graph_.block(x).size() == 1 &&
            normal_successor(x) == context_.back().header && fall_successor(x) == kNoBlock;
   };
-  if (orelse != follow && is_continue(body) && !is_continue(orelse)) {
+  // (Not when that negates a test as written and turns `in`/`is` into `not
+  // in`/`is not`: the compiler folds `not (a in b)` too, so only `if a not in
+  // b: continue` has this form.)
+  auto flips_operator = [](const ast::ExprPtr& e) {
+    auto* c = e->as<ast::Compare>();
+    if (!c || c->ops.size() != 1) return false;
+    ast::CmpOperator op = c->ops[0];
+    return op == ast::CmpOperator::In || op == ast::CmpOperator::NotIn || op == ast::CmpOperator::Is ||
+           op == ast::CmpOperator::IsNot;
+  };
+  if (orelse != follow && is_continue(body) && !is_continue(orelse) &&
+      (negated || body == context_.back().header || !flips_operator(test))) {
     std::swap(body, orelse);
     test = negate(test);
   }
