@@ -1054,15 +1054,17 @@ void op_build_map_unpack(State& s) {
   s.push(ast::dict(keys, values));
 }
 
-// Comprehension bodies: the driver rebuilds these markers.
+// Comprehension bodies: the driver rebuilds these markers. They spill nothing:
+// what lies below the comprehension on the stack was computed before it
+// runs, as the rebuilt comprehension expression has it.
 void op_list_append(State& s) {
   ExprPtr v = s.pop_value();
-  s.emit(ast::expr_stmt(ast::call(ast::name(kAppendMarker), {v})));
+  s.stmts.push_back(ast::expr_stmt(ast::call(ast::name(kAppendMarker), {v})));
 }
 void op_map_add(State& s) {
   ExprPtr v = s.pop_value();
   ExprPtr k = s.pop_value();
-  s.emit(ast::expr_stmt(ast::call(ast::name(kMapAddMarker), {k, v})));
+  s.stmts.push_back(ast::expr_stmt(ast::call(ast::name(kMapAddMarker), {k, v})));
 }
 
 // --- strings ------------------------------------------------------------------------
