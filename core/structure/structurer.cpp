@@ -1174,8 +1174,12 @@ BlockId Structurer::if_follow_by_search(BlockId b, BlockId t, BlockId f, BlockId
 namespace {
 std::string expr_text(const ast::ExprPtr& e) { return unparse_expr(*e); }
 
-// `t if c else t`-shaped conditional values back to and/or and chained comparisons.
-ast::ExprPtr tidy_value(const ast::ExprPtr& test, const ast::ExprPtr& body, const ast::ExprPtr& orelse) {
+// `t if c else t`-shaped conditional values back to and/or and chained
+// comparisons. Else `body if test else orelse`, or, when the false arm is laid
+// out first, `orelse if not test else body`: a conditional expression
+// compiles its first value first.
+ast::ExprPtr tidy_value(const ast::ExprPtr& test, const ast::ExprPtr& body, const ast::ExprPtr& orelse,
+                        bool true_arm_first = true) {
   using ast::BoolOperator;
   // The tested value itself (the same node: kept on the stack) on one side.
   if (body == test) return flatten_boolop(BoolOperator::Or, test, orelse);
@@ -1206,6 +1210,7 @@ ast::ExprPtr tidy_value(const ast::ExprPtr& test, const ast::ExprPtr& body, cons
     ast::ExprPtr x = head.size() == 1 ? head[0] : ast::boolop(BoolOperator::And, head);
     return flatten_boolop(BoolOperator::And, flatten_boolop(BoolOperator::Or, test, x), body);
   }
+  if (!true_arm_first) return ast::if_exp(negate(test), orelse, body);
   return ast::if_exp(test, body, orelse);
 }
 }  // namespace
@@ -1264,7 +1269,7 @@ ast::ExprPtr Structurer::value_of_effect(BlockId b, const lift::BlockEffect& eff
       lift::Stack fst = (keeps && !eff.term.jump_if) ? st : (keeps ? popped : st);
       auto tv = at_merge(t, tst), fv = tv ? at_merge(f, fst) : nullptr;
       if (!tv || !fv) return nullptr;
-      return tidy_value(eff.term.cond, tv, fv);
+      return tidy_value(eff.term.cond, tv, fv, t == fall);
     }
     case TK::KeepBranch: {
       lift::Stack keep = eff.stack, popped = eff.stack;
