@@ -24,6 +24,8 @@ struct VersionRow {
   bool else_before_handlers;        // 3.11: a try's `else` is laid out before its handlers
   bool keeps_dead_code;             // ≤3.9: code after return/raise that no jump reaches stays in the bytecode
   bool back_jump_block_is_loop_end;  // 3.12+: a lone jump to the loop head after a test ends the loop body
+  bool return_const;                // 3.12-3.13: `return <constant>` is RETURN_CONST (LOAD_CONST + RETURN_VALUE is a
+                                    // conditional expression's constant arm, its return copied into it)
   bool finally_subroutine;          // 3.8: one finally body, run by BEGIN_FINALLY/CALL_FINALLY (3.9+: copied)
                                     // (≤3.10: after them; 3.12+ moves every handler to the end)
 };

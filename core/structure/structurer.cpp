@@ -1555,6 +1555,22 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
                       if (merged[k].expr != out.stack[k].expr) return true;
                     return false;
                   }();
+  // 3.12–3.13 `return a if c else None`: the return copied into each arm
+  // keeps LOAD_CONST + RETURN_VALUE (a return statement would be RETURN_CONST).
+  if (!is_value && lift::version_row(code_.traits->minor).return_const && !then_seq.open && !else_seq.open &&
+      then_seq.stmts.size() == 1 && else_seq.stmts.size() == 1 && begin(body) < begin(orelse)) {
+    auto* r1 = then_seq.stmts[0]->as<ast::Return>();
+    auto* r2 = else_seq.stmts[0]->as<ast::Return>();
+    auto returns_loaded_constant = [&](BlockId x) {
+      auto ins = graph_.instructions(x);
+      return ins.size() >= 2 && ins.back().name() == "RETURN_VALUE" && ins[ins.size() - 2].name() == "LOAD_CONST" &&
+             fall_successor(x) == kNoBlock;
+    };
+    if (r1 && r2 && r1->value && r2->value && (returns_loaded_constant(body) || returns_loaded_constant(orelse))) {
+      out.stmts.push_back(ast::return_(tidy_value(test, r1->value, r2->value)));
+      return kNoBlock;
+    }
+  }
   if (!is_value) {
     ast::StmtList body_stmts = then_seq.stmts;
     if (body_stmts.empty()) body_stmts.push_back(ast::pass());
