@@ -160,6 +160,9 @@ struct Compare {
   ExprPtr left{};
   std::vector<CmpOperator> ops{};
   ExprList comparators{};
+  // Its in/is operator is the negation of the one the bytecode has (the
+  // structurer negated a test; Python folds `not (a in b)` the same way).
+  bool negated = false;
 };
 struct Call {
   ExprPtr func{};

@@ -11,6 +11,16 @@ using ast::ExprPtr;
 using ast::StmtList;
 using ast::StmtPtr;
 
+namespace {
+bool has_negated_leaf(const ExprPtr& e) {
+  if (auto* c = e->as<ast::Compare>()) return c->negated;
+  if (auto* b = e->as<ast::BoolOp>())
+    for (const ExprPtr& v : b->values)
+      if (has_negated_leaf(v)) return true;
+  return false;
+}
+}  // namespace
+
 ExprPtr negate(const ExprPtr& e) {
   if (auto* u = e->as<ast::UnaryOp>(); u && u->op == ast::UnaryOperator::Not) return u->operand;
   if (auto* c = e->as<ast::Compare>(); c && c->ops.size() == 1) {
@@ -21,7 +31,18 @@ ExprPtr negate(const ExprPtr& e) {
     else if (op == C::IsNot) inv = C::Is;
     else if (op == C::In) inv = C::NotIn;
     else if (op == C::NotIn) inv = C::In;
-    if (inv) return ast::compare(c->left, *inv, c->comparators[0]);
+    if (inv) {
+      ast::Compare flipped{c->left, {*inv}, c->comparators, !c->negated};
+      return ast::make_expr(std::move(flipped));
+    }
+  }
+  // `not (a and b)` and `not a or not b` jump alike; De Morgan when that puts
+  // an `in`/`is` leaf back to the operator the bytecode has.
+  if (auto* b = e->as<ast::BoolOp>(); b && has_negated_leaf(e)) {
+    ast::ExprList values;
+    for (const ExprPtr& v : b->values) values.push_back(negate(v));
+    return ast::boolop(b->op == ast::BoolOperator::And ? ast::BoolOperator::Or : ast::BoolOperator::And,
+                       std::move(values));
   }
   return ast::unaryop(ast::UnaryOperator::Not, e);
 }
