@@ -748,6 +748,38 @@ void Structurer::keep_values_inside(Seq& body, const lift::Stack& entry) {
   }
 }
 
+// A with whose body never completes still goes on after it when __exit__
+// suppresses an exception. 3.8: the handler is the cleanup the body's end
+// would have entered (BEGIN_FINALLY's NULL on the stack), the code after the
+// with follows it. 3.9+: the handler tests WITH_EXCEPT_START's result and
+// jumps to where it pops the exception state and __exit__, then runs the code
+// after the with. Nothing it pops has a source form.
+BlockId Structurer::with_suppressed_exit(BlockId b, BlockId handler, const lift::Stack& entry, Seq& out) {
+  lift::Stack stack = entry;
+  stack[stack.size() - 2] = Item::of(Item::Kind::Marker);  // __exit__ (the with's own ctx item)
+  if (graph_.instructions(handler).front().name() == "WITH_CLEANUP_START") {
+    stack.pop_back();
+    stack.push_back(Item::of(Item::Kind::Marker));
+    out.stack = stack;
+    return handler;
+  }
+  BlockId test = handler;
+  for (int k = 0; k < 2 && test != kNoBlock && !graph_.last_instruction(test).jump_target; ++k)
+    test = fall_successor(test);
+  bool tests_exit_result = false;
+  if (test != kNoBlock)
+    for (const Instruction& ins : graph_.instructions(test))
+      tests_exit_result = tests_exit_result || ins.name() == "WITH_EXCEPT_START";
+  BlockId suppressed = tests_exit_result ? jump_successor(test) : kNoBlock;
+  if (suppressed == kNoBlock) fail(b, "a with statement whose handler does not test __exit__'s result");
+  if (!clauses_.empty()) fail(b, "code after a with statement whose body never completes, in an except clause");
+  lift::Stack hs = handler_stack(b, stack);
+  if (graph_.instructions(handler).front().name() == "PUSH_EXC_INFO")
+    hs.insert(hs.end() - 1, Item::of(Item::Kind::Marker));  // the exception it saved
+  out.stack = hs;
+  return suppressed;
+}
+
 BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
   HandlerKind kind = handler_kind(handler);
   used_handlers_.push_back(handler);
@@ -764,6 +796,7 @@ BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
     ast::ExprPtr ctx = entry_stack[entry_stack.size() - 2].expr;
     out.stmts.push_back(ast::with_({ast::with_item(ctx, sink ? sink->target() : nullptr)}, body.stmts));
     out.stack = body.stack;
+    if (done.exit == kNoBlock) return with_suppressed_exit(b, handler, entry_stack, out);
     return done.exit;
   }
   if (kind == HandlerKind::Finally && lift::version_row(code_.traits->minor).finally_subroutine) {

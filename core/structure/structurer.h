@@ -77,6 +77,7 @@ class Structurer {
   HandlerKind handler_kind(cfg::BlockId h) const;
   lift::Stack handler_stack(cfg::BlockId protected_block, const lift::Stack& stack) const;
   cfg::BlockId structure_try(cfg::BlockId b, cfg::BlockId handler, Seq& out);
+  cfg::BlockId with_suppressed_exit(cfg::BlockId b, cfg::BlockId handler, const lift::Stack& entry, Seq& out);
   void keep_values_inside(Seq& body, const lift::Stack& entry);
   cfg::BlockId structure_except(cfg::BlockId b, cfg::BlockId handler, Seq& body, Region done, Seq& out);
   Seq clause_body(cfg::BlockId start, lift::Stack stack, cfg::BlockId& join);
