@@ -1,10 +1,12 @@
 #include "decompile/driver.h"
 
+#include <set>
 #include <utility>
 
 #include "ast/build.h"
 #include "ast/rewrite.h"
 #include "emit/unparse.h"
+#include "decode/argument.h"
 #include "decode/decode.h"
 #include "decompile/private_names.h"
 #include "decompile/signature.h"
@@ -95,7 +97,14 @@ StmtList Driver::body(const std::shared_ptr<const CodeObject>& code, BodyKind ki
       StmtList out;
       if (auto doc = docstring_of(*code, lift::version_row(version_.minor))) out.push_back(doc);
       std::vector<std::string> g(s.lifter().globals().begin(), s.lifter().globals().end());
-      std::vector<std::string> nl(s.lifter().nonlocals().begin(), s.lifter().nonlocals().end());
+      std::set<std::string> nonlocals = s.lifter().nonlocals();
+      // A free variable no instruction touches was only declared (`nonlocal a`).
+      std::set<std::string> touched;
+      for (const Instruction& ins : decoded.instructions)
+        if (ins.info && ins.info->arg == ArgKind::Free) touched.insert(resolve_argument(decoded, ins).text);
+      for (const std::string& v : code->freevars)
+        if (!touched.count(v) && v != "__class__") nonlocals.insert(v);
+      std::vector<std::string> nl(nonlocals.begin(), nonlocals.end());
       if (!g.empty()) out.push_back(ast::global(g));
       if (!nl.empty()) out.push_back(ast::nonlocal(nl));
       out.insert(out.end(), stmts.begin(), stmts.end());
