@@ -34,6 +34,7 @@ struct Lifter::State {
   std::optional<std::vector<std::string>> kw_names{};  // 3.11–3.12 KW_NAMES
   bool skip_pop_top = false;
   bool pop_except = false;
+  std::size_t after_pop_except = 0, stmts_before_pop_except = 0;
   bool reraise = false;
   bool end_finally = false;
   bool with_cleanup = false;
@@ -1303,6 +1304,8 @@ void op_push_exc_info(State& s) {
 void op_pop_except(State& s) {
   for (int k = 0; k < s.row.pop_except_pops && !s.stack.empty(); ++k) s.pop();
   s.pop_except = true;
+  s.after_pop_except = s.pos + 1;
+  s.stmts_before_pop_except = s.stmts.size();
 }
 void op_pop_block(State&) {}
 
@@ -1697,8 +1700,11 @@ BlockEffect Lifter::run(const cfg::Graph& graph, cfg::BlockId id, Stack stack) {
     if (!handler) s.fail("opcode is not supported");
     handler(s);
   }
-  return BlockEffect{std::move(s.stmts), std::move(s.stack), std::move(s.term), s.pop_except,
-                     s.reraise, s.end_finally};
+  BlockEffect out{std::move(s.stmts), std::move(s.stack), std::move(s.term), s.pop_except,
+                  0, 0, s.reraise, s.end_finally};
+  out.after_pop_except = s.after_pop_except;
+  out.stmts_before_pop_except = s.stmts_before_pop_except;
+  return out;
 }
 
 }  // namespace unveil::lift

@@ -54,6 +54,9 @@ struct BlockEffect {
   Stack stack;
   Terminator term;
   bool pop_except = false;  // the block ran POP_EXCEPT (an except clause ends here)
+  // Where the block went on after its POP_EXCEPT: the next instruction's index
+  // and how many statements were lifted before it.
+  std::size_t after_pop_except = 0, stmts_before_pop_except = 0;
   bool reraise = false;     // the block ends in RERAISE
   bool end_finally = false; // 3.8: the block ends a finally body (END_FINALLY, not a with's)
 };

@@ -183,6 +183,23 @@ bool Structurer::copies_block(BlockId b, BlockId original) const {
   return strip(b) == strip(original);
 }
 
+// b's instructions from index `first` on are those of `original`, a block
+// that ends the frame: a PEP 626 copy of it sharing b with what came before.
+bool Structurer::copies_block_from(BlockId b, std::size_t first, BlockId original) const {
+  if (b == kNoBlock || original == kNoBlock || original >= graph_.size() || b == original) return false;
+  const Instruction& last = graph_.last_instruction(original);
+  if (last.jump_target || fall_successor(original) != kNoBlock || normal_successor(original) != kNoBlock) return false;
+  auto strip = [&](std::span<const Instruction> ins) {
+    std::vector<std::pair<std::uint8_t, std::uint32_t>> out;
+    for (const Instruction& i : ins)
+      if (i.name() != "NOP" && i.name() != "EXTENDED_ARG") out.emplace_back(i.opcode, i.arg);
+    return out;
+  };
+  auto mine = graph_.instructions(b);
+  if (first >= mine.size()) return false;
+  return strip(mine.subspan(first)) == strip(graph_.instructions(original));
+}
+
 bool Structurer::in_current_loop(BlockId b) const {
   if (context_.empty()) return true;
   const LoopContext& loop = context_.back();
@@ -279,6 +296,24 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
     out.stack = eff.stack;
     switch (eff.term.kind) {
       case TK::Exit:
+        // 3.12+ copies what follows an except clause (the code after its loop
+        // or its try, when that only ends the frame) into the clause, after
+        // its POP_EXCEPT: that is `break`, or the clause's end.
+        if (eff.pop_except && eff.after_pop_except < graph_.instructions(b).size()) {
+          auto keep_before_copy = [&] {
+            out.stmts.resize(out.stmts.size() - (eff.stmts.size() - eff.stmts_before_pop_except));
+          };
+          if (!context_.empty() && copies_block_from(b, eff.after_pop_except, context_.back().follow)) {
+            keep_before_copy();
+            out.stmts.push_back(ast::break_());
+          } else if (!clauses_.empty() && !clauses_.back().finally &&
+                     copies_block_from(b, eff.after_pop_except, clauses_.back().after_try) &&
+                     (clauses_.back().exit == kNoBlock || clauses_.back().exit == clauses_.back().after_try)) {
+            keep_before_copy();
+            clauses_.back().exit = clauses_.back().after_try;
+            return out;
+          }
+        }
         out.open = false;
         return out;
       case TK::Fall: {
@@ -718,8 +753,8 @@ ast::StmtList drop_exception_unbind(const ast::StmtList& body, const std::string
 
 }  // namespace
 
-Structurer::Seq Structurer::clause_body(BlockId start, lift::Stack stack, BlockId& join) {
-  clauses_.push_back({});
+Structurer::Seq Structurer::clause_body(BlockId start, lift::Stack stack, BlockId& join, BlockId after_try) {
+  clauses_.push_back({kNoBlock, false, after_try});
   Seq s = sequence(start, kNoBlock, std::move(stack));
   BlockId exit = clauses_.back().exit;
   clauses_.pop_back();
@@ -848,7 +883,7 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
     }
     bool typed = is_exc_match_block(graph_, c);
     if (!typed) {
-      Seq cb = clause_body(c, st, join);
+      Seq cb = clause_body(c, st, join, done.exit);
       handlers.push_back(ast::except_handler(nullptr, std::nullopt, cb.stmts));
       break;
     }
@@ -861,7 +896,7 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
       fail(c, "except clause test is not `except Type`");
     BlockId taken = jump_successor(c), fall = fall_successor(c);
     BlockId match = eff.term.jump_if ? taken : fall, next = eff.term.jump_if ? fall : taken;
-    Seq cb = clause_body(match, eff.stack, join);
+    Seq cb = clause_body(match, eff.stack, join, done.exit);
     auto* sink = dynamic_cast<lift::TargetSink*>(name_sink.get());
     std::optional<std::string> name;
     if (sink && sink->target())

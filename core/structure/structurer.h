@@ -44,6 +44,7 @@ class Structurer {
   struct Clause {
     cfg::BlockId exit = cfg::kNoBlock;  // where the clause continues after POP_EXCEPT / END_FINALLY
     bool finally = false;               // 3.8: a finally body, ended by END_FINALLY
+    cfg::BlockId after_try = cfg::kNoBlock;  // where the try goes on, which 3.12+ may copy into the clause
   };
   enum class HandlerKind { Except, Finally, With };
   struct LoopContext {
@@ -80,7 +81,8 @@ class Structurer {
   cfg::BlockId with_suppressed_exit(cfg::BlockId b, cfg::BlockId handler, const lift::Stack& entry, Seq& out);
   void keep_values_inside(Seq& body, const lift::Stack& entry);
   cfg::BlockId structure_except(cfg::BlockId b, cfg::BlockId handler, Seq& body, Region done, Seq& out);
-  Seq clause_body(cfg::BlockId start, lift::Stack stack, cfg::BlockId& join);
+  Seq clause_body(cfg::BlockId start, lift::Stack stack, cfg::BlockId& join, cfg::BlockId after_try);
+  bool copies_block_from(cfg::BlockId b, std::size_t first, cfg::BlockId original) const;
   std::optional<cfg::BlockId> else_end(cfg::BlockId start, cfg::BlockId handler) const;
   cfg::BlockId structure_if(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out);
   cfg::BlockId structure_keep(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
