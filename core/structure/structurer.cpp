@@ -325,7 +325,13 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
                                   (eff.end_finally && clauses_.back().finally)) &&
             !(graph_.last_instruction(prev).op() == Op::CALL_FINALLY && dead_end(b))) {
           // The end of an except clause: continue, break, or on to the join.
-          if (!context_.empty() && b == context_.back().header) {
+          // A clause that ends the loop body also jumps to the head (the
+          // try's end, threaded); ≤3.9 keeps the dead end of the clause
+          // after a written `continue`.
+          const bool written_continue =
+              !lift::version_row(code_.traits->minor).keeps_dead_code ||
+              (prev + 1 < graph_.size() && !graph_.block(prev + 1).reachable);
+          if (!context_.empty() && b == context_.back().header && written_continue) {
             out.stmts.push_back(ast::continue_());
           } else if (!context_.empty() && b == context_.back().follow) {
             out.stmts.push_back(ast::break_());
