@@ -62,8 +62,9 @@ StmtList strip_trailing_continue(StmtList body) {
   const StmtPtr& last = body.back();
   // A lone `continue` stays: `if c: continue` is not `if c: pass` in bytecode.
   if (last->is<ast::Continue>()) {
-    if (body.size() > 1) body.pop_back();
-    return body;
+    if (body.size() == 1) return body;
+    body.pop_back();  // what is now last runs last in the loop body too
+    return body.back()->is<ast::Continue>() ? body : strip_trailing_continue(std::move(body));
   }
   if (auto* i = last->as<ast::If>()) {
     ast::If copy = *i;
