@@ -200,6 +200,28 @@ bool Structurer::copies_block_from(BlockId b, std::size_t first, BlockId origina
   return strip(mine.subspan(first)) == strip(graph_.instructions(original));
 }
 
+// 3.12+ `break` out of a for whose follow only ends the frame: pop the
+// iterator, then a copy of the follow (less the loop exit's own END_FOR).
+bool Structurer::breaks_into_copy(BlockId b, BlockId follow, const lift::Stack& stack) const {
+  if (follow == kNoBlock || stack.empty() || stack.back().kind != Item::Kind::Iter) return false;
+  auto ins = graph_.instructions(b);
+  if (ins.empty() || ins.front().name() != "POP_TOP") return false;
+  auto original = graph_.instructions(follow);
+  std::size_t skip = 0;
+  if (!original.empty() && original.front().name() == "END_FOR") {
+    skip = 1;
+    if (lift::version_row(code_.traits->minor).end_for_then_pop_top && original.size() > 1 &&
+        original[1].name() == "POP_TOP")
+      skip = 2;
+  }
+  if (original.size() <= skip || original.size() - skip != ins.size() - 1) return false;
+  const Instruction& last = graph_.last_instruction(follow);
+  if (last.jump_target || fall_successor(follow) != kNoBlock || normal_successor(follow) != kNoBlock) return false;
+  for (std::size_t k = 1; k < ins.size(); ++k)
+    if (ins[k].opcode != original[skip + k - 1].opcode || ins[k].arg != original[skip + k - 1].arg) return false;
+  return true;
+}
+
 bool Structurer::in_current_loop(BlockId b) const {
   if (context_.empty()) return true;
   const LoopContext& loop = context_.back();
@@ -241,7 +263,7 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
           out.open = false;
           return out;
         }
-        if (b == loop.follow || copies_block(b, loop.follow)) {
+        if (b == loop.follow || copies_block(b, loop.follow) || breaks_into_copy(b, loop.follow, out.stack)) {
           out.stmts.push_back(ast::break_());
           out.open = false;
           return out;

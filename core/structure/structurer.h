@@ -83,6 +83,7 @@ class Structurer {
   cfg::BlockId structure_except(cfg::BlockId b, cfg::BlockId handler, Seq& body, Region done, Seq& out);
   Seq clause_body(cfg::BlockId start, lift::Stack stack, cfg::BlockId& join, cfg::BlockId after_try);
   bool copies_block_from(cfg::BlockId b, std::size_t first, cfg::BlockId original) const;
+  bool breaks_into_copy(cfg::BlockId b, cfg::BlockId follow, const lift::Stack& stack) const;
   std::optional<cfg::BlockId> else_end(cfg::BlockId start, cfg::BlockId handler) const;
   cfg::BlockId structure_if(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out);
   cfg::BlockId structure_keep(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
