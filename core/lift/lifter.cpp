@@ -1057,14 +1057,45 @@ void op_build_map_unpack(State& s) {
 
 // Comprehension bodies: the driver rebuilds these markers. They spill nothing:
 // what lies below the comprehension on the stack was computed before it
-// runs, as the rebuilt comprehension expression has it.
+// runs, as the rebuilt comprehension expression has it. A target right below
+// the value (argument 1, no iterator between) is a display built one element
+// at a time instead (`(*a, b)`, a dict of more than 16 items).
 void op_list_append(State& s) {
   ExprPtr v = s.pop_value();
+  if (s.cur().arg == 1) {
+    std::size_t i = s.index_of_depth(1);
+    const bool is_set = s.cur().name() == "SET_ADD";
+    if (auto* l = is_set ? nullptr : growing_display<ast::List>(s, i)) {
+      ExprList elts = l->elts;
+      elts.push_back(v);
+      s.stack[i].expr = ast::list(std::move(elts));
+    } else if (auto* st = is_set ? growing_display<ast::Set>(s, i) : nullptr) {
+      ExprList elts = st->elts;
+      elts.push_back(v);
+      s.stack[i].expr = ast::set(std::move(elts));
+    } else {
+      s.mutate(i, is_set ? "add" : "append", v);
+    }
+    return;
+  }
   s.stmts.push_back(ast::expr_stmt(ast::call(ast::name(kAppendMarker), {v})));
 }
 void op_map_add(State& s) {
   ExprPtr v = s.pop_value();
   ExprPtr k = s.pop_value();
+  if (s.cur().arg == 1) {
+    std::size_t i = s.index_of_depth(1);
+    if (auto* d = growing_display<ast::Dict>(s, i)) {
+      ExprList keys = d->keys, values = d->values;
+      keys.push_back(k);
+      values.push_back(v);
+      s.stack[i].expr = ast::dict(std::move(keys), std::move(values));
+    } else {
+      ExprPtr target = s.atom(i);
+      s.emit(ast::assign(ast::subscript(target, k, ast::ExprContext::Store), v));
+    }
+    return;
+  }
   s.stmts.push_back(ast::expr_stmt(ast::call(ast::name(kMapAddMarker), {k, v})));
 }
 
