@@ -383,7 +383,13 @@ ExprPtr Lifter::State::value(Item i) {
     case Kind::AsyncIter:
       return ast::call(ast::name("aiter"), {i.expr});
     case Kind::Function:
-      if (auto e = lifter.definer_.function_expr(*i.function, nullptr)) return e;
+      // A lambda passed to a call (`f(lambda: x)`): the calls that took it
+      // as a decorator are calls again.
+      if (auto e = lifter.definer_.function_expr(*i.function, nullptr)) {
+        const auto& decorators = i.function->decorators;
+        for (auto d = decorators.rbegin(); d != decorators.rend(); ++d) e = ast::call(*d, {e});
+        return e;
+      }
       return defined_function(i);
     case Kind::Slot:
       if (auto* u = dynamic_cast<UnpackSink*>(i.sink.get()); u && !u->nested()) return unpacked_value(i, *u);
@@ -1691,7 +1697,12 @@ ast::ExprPtr Lifter::expression_of(const Item& i) const {
     case Kind::AsyncIter:
       return i.expr ? ast::call(ast::name("aiter"), {i.expr}) : nullptr;
     case Kind::Function:
-      return definer_.function_expr(*i.function, nullptr);
+      if (auto e = definer_.function_expr(*i.function, nullptr)) {
+        const auto& decorators = i.function->decorators;
+        for (auto d = decorators.rbegin(); d != decorators.rend(); ++d) e = ast::call(*d, {e});
+        return e;
+      }
+      return nullptr;
     default:
       return nullptr;
   }
