@@ -1351,6 +1351,26 @@ ast::ExprPtr Structurer::value_of_effect(BlockId b, const lift::BlockEffect& eff
     return value_region(next, st, merge, base, depth, seen, budget - 1);
   };
   BlockId taken = jump_successor(b), fall = fall_successor(b);
+  // A branch whose arms meet before `merge` (`not (b() and c)`, then the
+  // outer `or`): the value at that nearer merge first, then on from there,
+  // so that nothing after it is computed once per arm.
+  if (eff.term.kind == TK::Branch || eff.term.kind == TK::KeepBranch) {
+    BlockId inner = pdom_.idom(b);
+    if (inner != merge && inner < graph_.size() && merge < graph_.size() && pdom_.dominates(merge, inner) &&
+        std::find(seen.begin(), seen.end(), inner) == seen.end()) {
+      lift::Stack below = eff.stack;
+      if (eff.term.kind == TK::KeepBranch && !below.empty()) below.pop_back();
+      else if (!below.empty() && below.back().kind == Item::Kind::Value && below.back().expr == eff.term.cond)
+        below.pop_back();
+      std::size_t inner_depth = below.size();
+      if (auto v = value_of_effect(b, eff, inner, below, inner_depth, seen, budget - 1)) {
+        lift::Stack at_inner = below;
+        at_inner.push_back(Item::value(v));
+        return value_region(inner, at_inner, merge, base, depth, seen, budget - 1);
+      }
+      return nullptr;
+    }
+  }
   switch (eff.term.kind) {
     case TK::Fall:
       return at_merge(normal_successor(b), eff.stack);
