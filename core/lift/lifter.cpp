@@ -778,13 +778,33 @@ void op_pop_iter(State& s) {
 // `a, b = b, a`: a rotation followed only by plain stores is a tuple assignment.
 bool rotation_is_swap(State& s, std::size_t n) {
   std::size_t stores = 0;
+  std::size_t loaded = 0;  // an attribute or subscript target loads its object (and index) just before its store
   for (std::size_t k = s.pos + 1; k < s.ins.size() && stores < n; ++k) {
     std::string_view name = s.ins[k].name();
-    if (name == "ROT_TWO" || name == "ROT_THREE" || name == "SWAP" || name == "EXTENDED_ARG")
+    if (name == "ROT_TWO" || name == "ROT_THREE" || name == "SWAP" || name == "EXTENDED_ARG") {
+      if (loaded) return false;
       continue;
+    }
+    if (name == "LOAD_FAST" || name == "LOAD_NAME" || name == "LOAD_GLOBAL" || name == "LOAD_DEREF" ||
+        name == "LOAD_CONST" || name == "LOAD_SMALL_INT" || name == "LOAD_FAST_BORROW") {
+      ++loaded;
+      continue;
+    }
+    if (name == "LOAD_FAST_LOAD_FAST") {
+      loaded += 2;
+      continue;
+    }
+    if (name == "LOAD_ATTR") {  // not a method load (3.12+: flag bit 0)
+      ResolvedArg a = resolve_argument(s.code, s.ins[k]);
+      if (loaded == 0 || (a.kind == ArgKind::NameShift1 && (a.number & 1))) return false;
+      continue;
+    }
+    std::size_t needs = name == "STORE_ATTR" ? 1 : name == "STORE_SUBSCR" ? 2 : 0;
+    if (loaded != needs) return false;
+    loaded = 0;
     if (name == "STORE_FAST_STORE_FAST") stores += 2;
     else if (name == "STORE_NAME" || name == "STORE_FAST" || name == "STORE_GLOBAL" ||
-             name == "STORE_DEREF")
+             name == "STORE_DEREF" || name == "STORE_ATTR" || name == "STORE_SUBSCR")
       stores += 1;
     else return false;
   }
@@ -1540,7 +1560,7 @@ const std::unordered_map<std::string_view, Handler>& handlers() {
   return table;
 }
 
-// 3.12+ `a, b = x, y`: the compiler drops the tuple and the SWAP and stores
+// 3.11+ `a, b = x, y`: the compiler drops the tuple and the SWAP and stores
 // in reverse order (`x; y; STORE b; STORE a`). Stores that each take one of
 // several distinct values pending on the stack are that tuple assignment.
 bool parallel_store(State& s) {
@@ -1737,7 +1757,7 @@ BlockEffect Lifter::run(const cfg::Graph& graph, cfg::BlockId id, Stack stack) {
   s.stack = std::move(stack);
   for (s.pos = 0; s.pos < s.ins.size(); ++s.pos) {
     if (terminate(s)) continue;
-    if (row_.minor >= 12 && parallel_store(s)) continue;
+    if (row_.static_swaps && parallel_store(s)) continue;
     const Handler handler = handlers_by_op()[static_cast<std::size_t>(s.cur().op())];
     if (!handler) s.fail("opcode is not supported");
     handler(s);

@@ -26,6 +26,7 @@ struct VersionRow {
   bool back_jump_block_is_loop_end;  // 3.12+: a lone jump to the loop head after a test ends the loop body
   bool return_const;                // 3.12-3.13: `return <constant>` is RETURN_CONST (LOAD_CONST + RETURN_VALUE is a
                                     // conditional expression's constant arm, its return copied into it)
+  bool static_swaps;                // 3.11+: `a, b = x, y` stores in reverse order, with no tuple and no SWAP
   bool finally_subroutine;          // 3.8: one finally body, run by BEGIN_FINALLY/CALL_FINALLY (3.9+: copied)
                                     // (≤3.10: after them; 3.12+ moves every handler to the end)
 };
