@@ -56,10 +56,26 @@ TEST(GeneratedCode, CallBeforeAStatementRunsFirst) {
   a.op("PRECALL", 0);
   a.op("CALL", 0);
   a.op("LOAD_CONST", 1);
-  a.op("STORE_NAME", 1);  // c = 0
+  a.op("LOAD_NAME", 1);
+  a.op("STORE_ATTR", 0);  // c.f = 0
   a.op("STORE_NAME", 2);  // d = f()
   end(a);
-  EXPECT_EQ(decompile(a, 11, {"f", "c", "d"}, {none(), integer(0)}), "_t1 = f()\nc = 0\nd = _t1\n");
+  EXPECT_EQ(decompile(a, 11, {"f", "c", "d"}, {none(), integer(0)}), "_t1 = f()\nc.f = 0\nd = _t1\n");
+}
+
+// 3.11+ compiles `d, c = f(), 0` without the tuple and the SWAP: two values
+// pending, then their stores in reverse order.
+TEST(GeneratedCode, StoresOfPendingValuesAreATupleAssignment) {
+  Assembler a(11);
+  a.op("PUSH_NULL");
+  a.op("LOAD_NAME", 0);  // f
+  a.op("PRECALL", 0);
+  a.op("CALL", 0);
+  a.op("LOAD_CONST", 1);
+  a.op("STORE_NAME", 1);
+  a.op("STORE_NAME", 2);
+  end(a);
+  EXPECT_EQ(decompile(a, 11, {"f", "c", "d"}, {none(), integer(0)}), "d, c = (f(), 0)\n");
 }
 
 // A list stored and then extended through the stack copy: one list object.
@@ -123,8 +139,9 @@ TEST(GeneratedCode, TemporariesAvoidExistingNames) {
   a.op("PRECALL", 0);
   a.op("CALL", 0);
   a.op("LOAD_CONST", 1);
-  a.op("STORE_NAME", 1);  // _t1 = 0
+  a.op("LOAD_NAME", 1);
+  a.op("STORE_ATTR", 0);  // _t1.f = 0
   a.op("STORE_NAME", 2);  // d = f()
   end(a);
-  EXPECT_EQ(decompile(a, 11, {"f", "_t1", "d"}, {none(), integer(0)}), "_t2 = f()\n_t1 = 0\nd = _t2\n");
+  EXPECT_EQ(decompile(a, 11, {"f", "_t1", "d"}, {none(), integer(0)}), "_t2 = f()\n_t1.f = 0\nd = _t2\n");
 }
