@@ -240,8 +240,10 @@ struct Simplifier {
     static const StmtPtr implicit_return = ast::return_(ast::none());
     for (const StmtPtr& s : stmts) {
       // `if c: return` + `else: rest` is `if c: return` then `rest` (same bytecode).
+      // (An assert has no else: the rest goes after it even when it is an if.)
       if (auto* i = s->as<ast::If>(); hoist && i && !i->keep_else && !i->orelse.empty() && closes(i->body, hoist_returns) &&
-                                     !(i->orelse.size() == 1 && i->orelse[0]->is<ast::If>())) {
+                                     (!(i->orelse.size() == 1 && i->orelse[0]->is<ast::If>()) ||
+                                      as_assert(ast::If{i->test, i->body, {}}, minor))) {
         out.push_back(stmt(ast::if_(i->test, i->body)));
         StmtList rest = body(i->orelse);
         out.insert(out.end(), rest.begin(), rest.end());
