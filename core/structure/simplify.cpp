@@ -128,7 +128,10 @@ std::vector<ExprPtr> conjuncts(const ExprPtr& e) {
 // `while True: body...; if not c: break` with the same c as the enclosing if
 // (or `if not c: return x` when `return x` follows the if: the exit was copied).
 std::optional<StmtPtr> bottom_tested_while(const ast::If& i, const StmtPtr& next = nullptr) {
-  if (i.body.size() != 1 || !i.orelse.empty()) return std::nullopt;
+  // An else that is the statement after the if (3.10+ copies a function's
+  // final return into the test before the loop) is no else.
+  const bool else_is_next = i.orelse.size() == 1 && next && unparse(i.orelse) == unparse(StmtList{next});
+  if (i.body.size() != 1 || (!i.orelse.empty() && !else_is_next)) return std::nullopt;
   auto* w = i.body[0]->as<ast::While>();
   if (!w || !is_true(w->test) || !w->orelse.empty() || w->body.empty()) return std::nullopt;
   auto* tail = w->body.back()->as<ast::If>();
