@@ -80,6 +80,8 @@ StmtList Driver::body(const std::shared_ptr<const CodeObject>& code, BodyKind ki
   stmts = unmangle_private_names(stmts, private_prefix_);
   bool whole = kind == BodyKind::Module || kind == BodyKind::Function;
   if (whole) stmts = drop_tail_returns(std::move(stmts), kind == BodyKind::Function);
+  if (kind == BodyKind::Function && lift::version_row(version_.minor).copies_final_return)
+    stmts = drop_else_return_none(std::move(stmts));
   stmts = structure::simplify(stmts, version_.minor, whole);
   switch (kind) {
     case BodyKind::Module:

@@ -39,5 +39,6 @@ ast::StmtList annotations_to_ann_assign(ast::StmtList body);
 ast::StmtList drop_trailing_return_none(ast::StmtList body);
 // Drops `return None` from tail positions (keeping a lone one when keep_lone).
 ast::StmtList drop_tail_returns(ast::StmtList body, bool keep_lone);
+ast::StmtList drop_else_return_none(ast::StmtList body);
 
 }  // namespace unveil::decompile

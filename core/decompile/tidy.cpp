@@ -64,6 +64,23 @@ StmtList drop_tail_returns(StmtList body, bool keep_lone) {
   return body;
 }
 
+// 3.10+: `else: return None` on a function's last if, whose other arm runs
+// off the end, is the jump to the implicit final return (each jump gets a
+// copy of it): no else. The same inside that arm's own last if.
+StmtList drop_else_return_none(StmtList body) {
+  if (body.empty()) return body;
+  auto* i = body.back()->as<ast::If>();
+  if (!i) return body;
+  auto ends = [](const StmtList& b) { return !b.empty() && (b.back()->is<ast::Return>() || b.back()->is<ast::Raise>()); };
+  auto* r = i->orelse.size() == 1 ? i->orelse[0]->as<ast::Return>() : nullptr;
+  ast::If copy = *i;
+  copy.body = drop_else_return_none(i->body);
+  if (r && (!r->value || ast::is_none(r->value)) && !ends(copy.body)) copy.orelse.clear();
+  else copy.orelse = drop_else_return_none(i->orelse);
+  body.back() = ast::make_stmt(std::move(copy), body.back()->line);
+  return body;
+}
+
 // `try: A except E: <return None>` followed by the rest of the body: the
 // return is the body's implicit end copied into the handler (PEP 626), so the
 // rest is the try's else clause.

@@ -27,6 +27,7 @@ struct VersionRow {
   bool return_const;                // 3.12-3.13: `return <constant>` is RETURN_CONST (LOAD_CONST + RETURN_VALUE is a
                                     // conditional expression's constant arm, its return copied into it)
   bool static_swaps;                // 3.11+: `a, b = x, y` stores in reverse order, with no tuple and no SWAP
+  bool copies_final_return;         // 3.10+: each jump to the implicit final `return None` gets its own copy
   bool finally_subroutine;          // 3.8: one finally body, run by BEGIN_FINALLY/CALL_FINALLY (3.9+: copied)
                                     // (≤3.10: after them; 3.12+ moves every handler to the end)
 };
