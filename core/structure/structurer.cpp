@@ -1636,7 +1636,10 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
   if (lift::version_row(code_.traits->minor).keeps_dead_code && !then_seq.open && !else_seq.stmts.empty() &&
       !then_seq.stmts.empty() && begin(body) < begin(orelse))
     written_else = else_was_written(orelse, else_last);
-  if (then_seq.stmts.empty() && !else_seq.stmts.empty()) {
+  // An empty first arm flips the test, unless it is a block of its own that
+  // only jumps on: `if c: pass` + `else:` (a negated test jumps straight on).
+  const bool written_pass = body != follow && is_lone_jump(body) && normal_successor(body) == follow;
+  if (then_seq.stmts.empty() && !else_seq.stmts.empty() && !written_pass) {
     std::swap(then_seq, else_seq);
     test = negate(test);
   }
