@@ -1083,8 +1083,11 @@ Structurer::Cond Structurer::collapse_into(BlockId first, Cond c, const lift::St
   // false side (an `or`) when `x` shares c's other target.
   // (Two lone jumps to one place are one target: 3.12+ gives each link of a
   // loop's bottom test its own JUMP_BACKWARD.)
+  // (Before 3.12 each lone jump is a statement of its own: `if a: continue`.)
+  const bool copied_jumps = lift::version_row(code_.traits->minor).back_jump_block_is_loop_end;
   auto same = [&](BlockId a, BlockId b) {
-    return a == b || (is_lone_jump(a) && is_lone_jump(b) && normal_successor(a) == normal_successor(b));
+    return a == b ||
+           (copied_jumps && is_lone_jump(a) && is_lone_jump(b) && normal_successor(a) == normal_successor(b));
   };
   // A condition entered from several links joins only the plain way: `(a and
   // b) or (c and d)`, where c is where a and b both fail.
