@@ -571,10 +571,25 @@ bool Structurer::leaves_region(BlockId b, std::size_t stack_depth) const {
 
 // Whether `b` is outside the innermost region. Jumps the compiler left
 // unprotected (3.12+ a loop's back jump inside a with, 3.13 a jump on None)
-// cannot raise: such a block is outside only if where it goes is.
+// cannot raise: such a block is outside only if where it goes is. A NOP
+// reached only from inside is inside (3.11: the line of a loop's exit, left
+// unprotected).
 bool Structurer::outside_region(BlockId b, int depth) const {
   auto chain = handler_chain(b);
   if (std::find(chain.begin(), chain.end(), regions_.back().handler) != chain.end()) return false;
+  auto inside_nop = [&] {
+    for (const Instruction& i : graph_.instructions(b))
+      if (i.op() != Op::NOP && i.op() != Op::EXTENDED_ARG) return false;
+    int preds = 0;
+    bool from_inside = true;
+    graph_.for_each_predecessor(b, kFlow, [&](const cfg::Edge& e) {
+      ++preds;
+      auto from = handler_chain(e.from);
+      from_inside = from_inside && std::find(from.begin(), from.end(), regions_.back().handler) != from.end();
+    });
+    return preds == 1 && from_inside && fall_successor(b) != kNoBlock;
+  };
+  if (depth == 0 && inside_nop()) return false;
   if (depth > 8 || !only_jumps(b)) return true;
   bool outside = false;
   graph_.for_each_successor(b, kFlow, [&](const cfg::Edge& e) {
