@@ -28,6 +28,7 @@ using lift::Item;
 using TK = lift::Terminator::Kind;
 
 namespace {
+bool is_exc_match_block(const cfg::Graph& g, cfg::BlockId b);
 // The edges control flows along in source terms: not exceptions, and not
 // 3.8's CALL_FINALLY into a finally body (a `return`/`break` runs the body
 // and comes back: the statement just goes on).
@@ -349,10 +350,20 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
           // The end of an except clause: continue, break, or on to the join.
           // A clause that ends the loop body also jumps to the head (the
           // try's end, threaded); ≤3.9 keeps the dead end of the clause
-          // after a written `continue`.
+          // after a written `continue`. (One in the middle of the clause has
+          // more of the clause after it, not its END_FINALLY.)
+          auto clause_ends_here = [&] {
+            if (prev + 1 >= graph_.size()) return true;
+            auto next = graph_.instructions(prev + 1);
+            const bool unbinds_name =  // `except E as e`'s cleanup: e = None; del e; reraise
+                next.size() >= 3 && next[0].name() == "LOAD_CONST" && next[1].name().starts_with("STORE_") &&
+                next[2].name().starts_with("DELETE_");
+            return !next.empty() && (next.front().name() == "END_FINALLY" || next.front().name() == "RERAISE" ||
+                                     unbinds_name || is_exc_match_block(graph_, prev + 1));
+          };
           const bool written_continue =
               !lift::version_row(code_.traits->minor).keeps_dead_code ||
-              (prev + 1 < graph_.size() && !graph_.block(prev + 1).reachable);
+              (prev + 1 < graph_.size() && !graph_.block(prev + 1).reachable) || !clause_ends_here();
           if (!context_.empty() && b == context_.back().header && written_continue) {
             out.stmts.push_back(ast::continue_());
           } else if (!context_.empty() && b == context_.back().follow) {
