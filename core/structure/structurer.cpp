@@ -319,6 +319,14 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
     out.stack = eff.stack;
     switch (eff.term.kind) {
       case TK::Exit:
+        // A module or class body has no return statement: in a loop, a copy
+        // of its implicit final `return None` is where a `break` goes.
+        if (!(code_.code->flags & kCoOptimized) && !context_.empty() && !out.stmts.empty())
+          if (auto* r = out.stmts.back()->as<ast::Return>(); r && (!r->value || ast::is_none(r->value))) {
+            out.stmts.back() = ast::break_();
+            out.open = false;
+            return out;
+          }
         // 3.12+ copies what follows an except clause (the code after its loop
         // or its try, when that only ends the frame) into the clause, after
         // its POP_EXCEPT: that is `break`, or the clause's end.
@@ -901,6 +909,7 @@ BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
     BlockId join = clauses_.back().exit;
     clauses_.pop_back();
     ast::StmtList fin_stmts = fin.stmts;
+    if (fin_stmts.empty()) fin_stmts.push_back(ast::pass());  // `finally: pass`
     out.stmts.push_back(ast::try_(body.stmts, {}, {}, fin_stmts));
     out.stack = fin.stack;
     return join;
@@ -914,6 +923,7 @@ BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
     // `return` inside try: the finally copy sits just before it.
     if (!fin.stmts.empty() && !strip_inline_finally(body_stmts, fin.stmts, unparse(fin.stmts)))
       fail(b, "a return in try/finally without the finally copy before it");
+    if (fin.stmts.empty()) fin.stmts.push_back(ast::pass());  // `finally: pass`
     out.stmts.push_back(ast::try_(body_stmts, {}, {}, fin.stmts));
     // A body that never completes (it returns) has no normal-path copy.
     if (done.exit != kNoBlock) out.finally_copies.emplace_back(out.stmts.size(), fin.stmts);
