@@ -48,6 +48,9 @@ bool is_identifier(std::string_view name) noexcept {
   if (name.empty() || !is_start(static_cast<unsigned char>(name[0]))) return false;
   for (unsigned char c : name)
     if (!is_continue(c)) return false;
+  // A lone surrogate (U+D800..U+DFFF, ED A0..BF xx as marshal writes it) is no letter.
+  for (std::size_t k = 0; k + 1 < name.size(); ++k)
+    if (static_cast<unsigned char>(name[k]) == 0xed && static_cast<unsigned char>(name[k + 1]) >= 0xa0) return false;
   return !is_keyword(name);
 }
 

@@ -572,7 +572,15 @@ void op_call_function_ex(State& s) {
   }
   std::vector<ast::Keyword> kws;
   if (kwargs) {
-    if (auto* d = kwargs->as<ast::Dict>()) {
+    // A key that is no identifier (`**{'a-b': 1}`, `**{k: v}`) keeps the dict as written.
+    auto* d = kwargs->as<ast::Dict>();
+    bool as_keywords = d != nullptr;
+    for (std::size_t k = 0; as_keywords && k < d->keys.size(); ++k) {
+      if (!d->keys[k]) continue;  // a `**x` inside the display
+      const std::string* key = const_str(d->keys[k]);
+      as_keywords = key && ast::is_identifier(*key);
+    }
+    if (as_keywords) {
       for (std::size_t k = 0; k < d->keys.size(); ++k) {
         const std::string* key = const_str(d->keys[k]);
         if (d->keys[k] && key) kws.push_back(ast::keyword(*key, d->values[k]));
