@@ -22,6 +22,15 @@ using ast::ExprPtr;
 using ast::ExprList;
 using Kind = Item::Kind;
 
+namespace {
+// A lambda the lifter took for a decorated function (`f(lambda: x)`): the
+// calls that took it as a decorator are calls again, innermost first.
+ExprPtr called_by_decorators(ExprPtr e, const FunctionValue& f) {
+  for (auto d = f.decorators.rbegin(); d != f.decorators.rend(); ++d) e = ast::call(*d, {e});
+  return e;
+}
+}  // namespace
+
 struct Lifter::State {
   Lifter& lifter;
   const DecodedCode& code;
@@ -386,9 +395,7 @@ ExprPtr Lifter::State::value(Item i) {
       // A lambda passed to a call (`f(lambda: x)`): the calls that took it
       // as a decorator are calls again.
       if (auto e = lifter.definer_.function_expr(*i.function, nullptr)) {
-        const auto& decorators = i.function->decorators;
-        for (auto d = decorators.rbegin(); d != decorators.rend(); ++d) e = ast::call(*d, {e});
-        return e;
+        return called_by_decorators(std::move(e), *i.function);
       }
       return defined_function(i);
     case Kind::Slot:
@@ -1726,9 +1733,7 @@ ast::ExprPtr Lifter::expression_of(const Item& i) const {
       return i.expr ? ast::call(ast::name("aiter"), {i.expr}) : nullptr;
     case Kind::Function:
       if (auto e = definer_.function_expr(*i.function, nullptr)) {
-        const auto& decorators = i.function->decorators;
-        for (auto d = decorators.rbegin(); d != decorators.rend(); ++d) e = ast::call(*d, {e});
-        return e;
+        return called_by_decorators(std::move(e), *i.function);
       }
       return nullptr;
     default:

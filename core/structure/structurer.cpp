@@ -171,17 +171,24 @@ BlockId Structurer::normal_successor(BlockId b) const {
 
 // 3.12+ copies a small exit block into the paths that reach it (PEP 626):
 // a block with the same instructions as `original` is that block.
-bool Structurer::copies_block(BlockId b, BlockId original) const {
-  if (b == kNoBlock || original == kNoBlock || b == original) return false;
-  auto strip = [&](BlockId x) {
+namespace {
+// Two runs of instructions that are the same code (NOPs and EXTENDED_ARG aside).
+bool same_code(std::span<const Instruction> a, std::span<const Instruction> b) {
+  auto strip = [](std::span<const Instruction> ins) {
     std::vector<std::pair<std::uint8_t, std::uint32_t>> out;
-    for (const Instruction& i : graph_.instructions(x))
+    for (const Instruction& i : ins)
       if (i.name() != "NOP" && i.name() != "EXTENDED_ARG") out.emplace_back(i.opcode, i.arg);
     return out;
   };
+  return strip(a) == strip(b);
+}
+}  // namespace
+
+bool Structurer::copies_block(BlockId b, BlockId original) const {
+  if (b == kNoBlock || original == kNoBlock || b == original) return false;
   const Instruction& last = graph_.last_instruction(b);
   if (last.jump_target || fall_successor(b) != kNoBlock) return false;  // must end the frame
-  return strip(b) == strip(original);
+  return same_code(graph_.instructions(b), graph_.instructions(original));
 }
 
 // b's instructions from index `first` on are those of `original`, a block
@@ -190,15 +197,9 @@ bool Structurer::copies_block_from(BlockId b, std::size_t first, BlockId origina
   if (b == kNoBlock || original == kNoBlock || original >= graph_.size() || b == original) return false;
   const Instruction& last = graph_.last_instruction(original);
   if (last.jump_target || fall_successor(original) != kNoBlock || normal_successor(original) != kNoBlock) return false;
-  auto strip = [&](std::span<const Instruction> ins) {
-    std::vector<std::pair<std::uint8_t, std::uint32_t>> out;
-    for (const Instruction& i : ins)
-      if (i.name() != "NOP" && i.name() != "EXTENDED_ARG") out.emplace_back(i.opcode, i.arg);
-    return out;
-  };
   auto mine = graph_.instructions(b);
   if (first >= mine.size()) return false;
-  return strip(mine.subspan(first)) == strip(graph_.instructions(original));
+  return same_code(mine.subspan(first), graph_.instructions(original));
 }
 
 // 3.12+ `break` out of a for whose follow only ends the frame: pop the
