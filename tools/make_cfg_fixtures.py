@@ -392,7 +392,7 @@ class Analysis:
             self.groups.append((ins.offset if start is None else start, ins))
             start = None
         self.size = size
-        self.entries = dis._parse_exception_table(co) if self.table else []
+        self.entries = self.close_jump_holes(dis._parse_exception_table(co)) if self.table else []
         self.dis_targets = {ins.offset for ins in instrs if ins.is_jump_target}
         self.split()
         self.edges = []
@@ -407,6 +407,27 @@ class Analysis:
         else:
             self.block_stack()
         assert not self.falls_off & self.reachable, "control falls off the end"
+
+    def close_jump_holes(self, entries):
+        """Joins two entries with the same handler when only jumps lie between them.
+
+        3.12+ leaves instructions without a location out of the table even when
+        the same handler covers both sides; a jump cannot raise, so core/cfg
+        treats the hole as covered (FOR_ITER and SEND branch but can raise).
+        """
+        entries = sorted(entries, key=lambda e: e.start)
+        merged = []
+        for e in entries:
+            if merged:
+                prev = merged[-1]
+                gap = [ins for _, ins in self.groups if prev.end <= ins.offset < e.start]
+                if ((prev.target, prev.depth, prev.lasti) == (e.target, e.depth, e.lasti)
+                        and all(ins.opname in JUMP | BRANCH and ins.opname not in ("FOR_ITER", "SEND")
+                                for ins in gap)):
+                    merged[-1] = prev._replace(end=e.end)
+                    continue
+            merged.append(e)
+        return merged
 
     # -- blocks -----------------------------------------------------------
 

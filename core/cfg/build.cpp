@@ -33,6 +33,7 @@ Graph GraphBuilder::build() {
   if (code_.instructions.empty()) {
     throw Error(ErrorKind::Decode, "cfg: the code has no instructions, so no entry block", 0);
   }
+  if (code_.traits->has_exception_table()) normalise_exception_table();
   split_blocks();
   add_static_successors();
   if (code_.traits->has_exception_table()) {
@@ -100,7 +101,7 @@ void GraphBuilder::split_blocks() {
   // A handler covers whole blocks: split where a protected range starts and
   // ends (the first instruction whose opcode is inside / past it), and at the
   // handler itself.
-  for (const ExceptionTableEntry& entry : code_.exception_table) {
+  for (const ExceptionTableEntry& entry : table_) {
     mark(entry.start);
     mark(entry.end + 2);
     mark(entry.target);

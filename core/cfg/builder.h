@@ -33,6 +33,7 @@ class GraphBuilder {
   void finish();
 
   // exception_regions.cpp
+  void normalise_exception_table();
   void assign_handlers_from_table();
   void assign_handlers_from_block_stack();
 
@@ -56,6 +57,9 @@ class GraphBuilder {
   const DecodedCode& code_;
   Graph graph_;
   std::vector<PendingSuccessors> pending_;
+  // 3.11+: the exception table sorted by start, with the holes closed that
+  // only jumps sit in (normalise_exception_table).
+  std::vector<ExceptionTableEntry> table_;
   // Instruction index -> block (EXTENDED_ARG prefixes included).
   std::vector<BlockId> block_of_instruction_;
 };

@@ -50,23 +50,54 @@ namespace unveil::cfg {
 // ---------------------------------------------------------------------------
 // 3.11+: the exception table.
 
-void GraphBuilder::assign_handlers_from_table() {
-  auto entries = code_.exception_table;
-  std::stable_sort(entries.begin(), entries.end(),
+void GraphBuilder::normalise_exception_table() {
+  table_ = code_.exception_table;
+  std::stable_sort(table_.begin(), table_.end(),
                    [](const ExceptionTableEntry& a, const ExceptionTableEntry& b) {
                      return a.start < b.start;
                    });
-  for (std::size_t i = 1; i < entries.size(); ++i) {
-    if (entries[i].start <= entries[i - 1].end) {
+  for (std::size_t i = 1; i < table_.size(); ++i) {
+    if (table_[i].start <= table_[i - 1].end) {
       throw Error(ErrorKind::Decode,
-                  "cfg: exception table entries " + std::to_string(entries[i - 1].start) + ".." +
-                      std::to_string(entries[i - 1].end) + " and " +
-                      std::to_string(entries[i].start) + ".." + std::to_string(entries[i].end) +
+                  "cfg: exception table entries " + std::to_string(table_[i - 1].start) + ".." +
+                      std::to_string(table_[i - 1].end) + " and " +
+                      std::to_string(table_[i].start) + ".." + std::to_string(table_[i].end) +
                       " overlap",
-                  entries[i].start);
+                  table_[i].start);
     }
   }
+  // 3.12+ leaves instructions without a location out of the table even when
+  // the same handler covers both sides (a comprehension's `or` test ends in
+  // such a hole). A jump cannot raise, so which handler covers it does not
+  // matter; closing the hole keeps a test's value and its jump in one block.
+  const auto& ins = code_.instructions;
+  const std::uint8_t ext = code_.traits->extended_arg;
+  std::vector<ExceptionTableEntry> merged;
+  merged.reserve(table_.size());
+  for (const ExceptionTableEntry& e : table_) {
+    if (!merged.empty()) {
+      ExceptionTableEntry& prev = merged.back();
+      const bool same = prev.target == e.target && prev.depth == e.depth && prev.lasti == e.lasti;
+      bool only_jumps = same;
+      for (std::size_t i = instruction_at_or_after(prev.end + 2);
+           only_jumps && i < ins.size() && ins[i].offset < e.start; ++i) {
+        const Flow f = flow(ins[i]).flow;
+        // FOR_ITER and SEND branch too, but they call into the iterator.
+        const bool calls = ins[i].info && (ins[i].op() == Op::FOR_ITER || ins[i].op() == Op::SEND);
+        only_jumps = ins[i].opcode == ext || f == Flow::Jump || (f == Flow::Branch && !calls);
+      }
+      if (only_jumps) {
+        prev.end = e.end;
+        continue;
+      }
+    }
+    merged.push_back(e);
+  }
+  table_ = std::move(merged);
+}
 
+void GraphBuilder::assign_handlers_from_table() {
+  const auto& entries = table_;
   const auto& ins = code_.instructions;
   const std::uint8_t ext = code_.traits->extended_arg;
   std::size_t next = 0;  // first entry that does not end before the instruction
