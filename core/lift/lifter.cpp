@@ -1766,7 +1766,12 @@ std::string Lifter::new_temporary() {
 }
 
 BlockEffect Lifter::run(const cfg::Graph& graph, cfg::BlockId id, Stack stack) {
-  State s{*this, code_, row_, graph.instructions(id)};
+  return run(graph, id, std::move(stack), 0, graph.instructions(id).size());
+}
+
+BlockEffect Lifter::run(const cfg::Graph& graph, cfg::BlockId id, Stack stack, std::size_t first,
+                        std::size_t end) {
+  State s{*this, code_, row_, graph.instructions(id).subspan(first, end - first)};
   s.stack = std::move(stack);
   for (s.pos = 0; s.pos < s.ins.size(); ++s.pos) {
     if (terminate(s)) continue;

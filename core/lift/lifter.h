@@ -71,6 +71,9 @@ class Lifter {
   Lifter(const DecodedCode& code, Definer& definer);
 
   BlockEffect run(const cfg::Graph& graph, cfg::BlockId id, Stack stack);
+  // Instructions [first, end) of the block only (indices into the block): a
+  // part that ends before the block's last instruction ends in Fall.
+  BlockEffect run(const cfg::Graph& graph, cfg::BlockId id, Stack stack, std::size_t first, std::size_t end);
 
   // Names this code stores with STORE_GLOBAL / into free variables (for
   // `global` and `nonlocal` declarations).

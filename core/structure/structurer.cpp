@@ -393,6 +393,10 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
         {
           // Statements of this block stay; the value its branch computes may be one expression.
           BlockId next = kNoBlock;
+          if (eff.term.kind == TK::Branch && try_exit_tail_value(b, eff, out)) {
+            out.open = false;
+            return out;
+          }
           if (try_value_branch(b, eff, stop, out, next)) {
             b = next;
             break;
@@ -1093,10 +1097,19 @@ std::optional<Structurer::Cond> Structurer::chained_link(BlockId b, const lift::
 // be such a chain (`a or b and c`): it is collapsed first, and taken whole.
 Structurer::Cond Structurer::collapse(BlockId head, Cond c, const lift::Stack& stack) {
   std::vector<BlockId> used;
+  c = collapse_unmarked(head, c, stack, used);
+  for (BlockId u : used) mark(u);
+  return c;
+}
+
+// collapse for a value that may still be given up: the blocks the chain takes
+// are appended to `used`, not marked.
+Structurer::Cond Structurer::collapse_unmarked(BlockId head, Cond c, const lift::Stack& stack,
+                                               std::vector<BlockId>& used) {
+  const BlockId outer = chain_head_;
   chain_head_ = head;
   c = collapse_into(head, c, stack, used, 0);
-  chain_head_ = kNoBlock;
-  for (BlockId u : used) mark(u);
+  chain_head_ = outer;
   return c;
 }
 
@@ -1423,9 +1436,22 @@ ast::ExprPtr Structurer::value_of_effect(BlockId b, const lift::BlockEffect& eff
       BlockId t = eff.term.jump_if ? taken : fall, f = eff.term.jump_if ? fall : taken;
       lift::Stack tst = (keeps && eff.term.jump_if) ? st : (keeps ? popped : st);
       lift::Stack fst = (keeps && !eff.term.jump_if) ? st : (keeps ? popped : st);
+      ast::ExprPtr test = eff.term.cond;
+      if (!keeps) {
+        // `a if b and c else d`: the test's other links share its targets.
+        std::vector<BlockId> used;
+        Cond c = collapse_unmarked(b, Cond{test, t, f}, st, used);
+        for (BlockId u : used) {
+          if (std::find(seen.begin(), seen.end(), u) != seen.end()) return nullptr;
+          seen.push_back(u);
+        }
+        test = c.expr;
+        t = c.t;
+        f = c.f;
+      }
       auto tv = at_merge(t, tst), fv = tv ? at_merge(f, fst) : nullptr;
       if (!tv || !fv) return nullptr;
-      return tidy_value(eff.term.cond, tv, fv, t == fall);
+      return tidy_value(test, tv, fv, graph_.block(t).begin < graph_.block(f).begin);
     }
     case TK::KeepBranch: {
       lift::Stack keep = eff.stack, popped = eff.stack;
@@ -1439,6 +1465,83 @@ ast::ExprPtr Structurer::value_of_effect(BlockId b, const lift::BlockEffect& eff
     default:
       return nullptr;
   }
+}
+
+// 3.12+ copies a small block that ends the frame into each block that jumps
+// to it, so `raise E(a if c else b)` becomes two arms `a; CALL; RAISE` and
+// `b; CALL; RAISE`. Values already waiting on the stack at the branch (E)
+// show that the arms belong to one expression: each computes one value, then
+// both run the same instructions, which are lifted once with the conditional
+// expression on the stack. (Without waiting values the arms are statements,
+// `if c: return a` then `return b`, which compile the same.)
+bool Structurer::try_exit_tail_value(BlockId b, const lift::BlockEffect& eff, Seq& out) {
+  if (eff.term.exc_match) return false;
+  lift::Stack base = eff.stack;
+  if (!base.empty() && base.back().kind == Item::Kind::Value && base.back().expr == eff.term.cond) return false;
+  if (base.empty() || (base.back().kind != Item::Kind::Value && base.back().kind != Item::Kind::Null)) return false;
+  BlockId taken = jump_successor(b), fall = fall_successor(b);
+  std::vector<BlockId> used;
+  const Cond c = collapse_unmarked(
+      b, eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken}, base, used);
+  const BlockId t = c.t, f = c.f;
+  // Each arm entered from the test's links only (`a and b` shares a target).
+  auto exits = [&](BlockId x) {
+    if (x == kNoBlock || x >= graph_.size() || emitted_[x] || !graph_.block(x).reachable || !dead_end(x))
+      return false;
+    bool from_test = true;
+    graph_.for_each_predecessor(x, kFlow, [&](const cfg::Edge& e) {
+      from_test = from_test && (e.from == b || std::find(used.begin(), used.end(), e.from) != used.end());
+    });
+    return from_test;
+  };
+  if (!exits(t) || !exits(f) || graph_.block(t).handler != graph_.block(f).handler) return false;
+  auto ti = graph_.instructions(t), fi = graph_.instructions(f);
+  std::size_t common = 0;
+  while (common < ti.size() && common < fi.size()) {
+    const Instruction& x = ti[ti.size() - 1 - common];
+    const Instruction& y = fi[fi.size() - 1 - common];
+    if (x.opcode != y.opcode || x.arg != y.arg || x.jump_target || y.jump_target) break;
+    ++common;
+  }
+  const std::uint8_t ext = code_.traits->extended_arg;
+  // The shortest shared tail after which each arm has pushed exactly one value.
+  for (std::size_t tail = 1; tail <= common && tail < ti.size() && tail < fi.size(); ++tail) {
+    const std::size_t ts = ti.size() - tail, fs = fi.size() - tail;
+    if (ti[ts - 1].opcode == ext || fi[fs - 1].opcode == ext) continue;
+    auto arm_value = [&](BlockId x, std::size_t split) -> ast::ExprPtr {
+      lift::BlockEffect e;
+      try {
+        e = lifter_.run(graph_, x, base, 0, split);
+      } catch (const Error&) {
+        return nullptr;
+      }
+      if (!e.stmts.empty() || e.term.kind != TK::Fall || e.stack.size() != base.size() + 1 ||
+          e.stack.back().kind != Item::Kind::Value)
+        return nullptr;
+      for (std::size_t k = 0; k < base.size(); ++k)
+        if (e.stack[k].kind != base[k].kind || e.stack[k].expr != base[k].expr) return nullptr;
+      return e.stack.back().expr;
+    };
+    ast::ExprPtr tv = arm_value(t, ts);
+    ast::ExprPtr fv = tv ? arm_value(f, fs) : nullptr;
+    if (!fv) continue;
+    lift::Stack st = base;
+    st.push_back(Item::value(tidy_value(c.expr, tv, fv, graph_.block(t).begin < graph_.block(f).begin)));
+    lift::BlockEffect rest;
+    try {
+      rest = lifter_.run(graph_, t, st, ts, ti.size());
+    } catch (const Error&) {
+      return false;
+    }
+    if (rest.term.kind != TK::Exit) return false;
+    for (BlockId u : used) mark(u);
+    mark(t);
+    mark(f);
+    out.stmts.insert(out.stmts.end(), rest.stmts.begin(), rest.stmts.end());
+    out.stack = rest.stack;
+    return true;
+  }
+  return false;
 }
 
 // A branch whose arms only compute one value for the merge: one expression.

@@ -102,10 +102,12 @@ class Structurer {
   ast::ExprPtr value_of_effect(cfg::BlockId b, const lift::BlockEffect& eff, cfg::BlockId merge,
                                const lift::Stack& base, std::size_t& depth, std::vector<cfg::BlockId>& seen,
                                int budget);
+  bool try_exit_tail_value(cfg::BlockId b, const lift::BlockEffect& eff, Seq& out);
   bool try_value_branch(cfg::BlockId b, const lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
                         cfg::BlockId& next);
   ast::ExprPtr inlined_comprehension(const ast::Stmt& loop, const lift::Stack& stack) const;
   Cond collapse(cfg::BlockId head, Cond c, const lift::Stack& stack);
+  Cond collapse_unmarked(cfg::BlockId head, Cond c, const lift::Stack& stack, std::vector<cfg::BlockId>& used);
   Cond collapse_into(cfg::BlockId first, Cond c, const lift::Stack& stack, std::vector<cfg::BlockId>& used,
                      int depth);
   std::optional<Cond> compound_condition(cfg::BlockId b, const lift::Stack& stack,
