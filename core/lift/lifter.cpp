@@ -779,6 +779,10 @@ void op_pop_top(State& s) {
         if (auto* f = dynamic_cast<ImportFromSink*>(i.sink.get())) s.emit(f->statement());
       }
       return;
+    case Kind::Function:
+      // `f(lambda: x)` as a statement: the call took the lambda as a decorator.
+      if (auto e = s.lifter.expression_of(i)) s.emit(ast::expr_stmt(e));
+      return;
     default:
       return;
   }
