@@ -779,6 +779,21 @@ void op_pop_top(State& s) {
         if (auto* f = dynamic_cast<ImportFromSink*>(i.sink.get())) s.emit(f->statement());
       }
       return;
+    case Kind::Slot: {
+      // 3.13 drops the first of two stores to one local in a row (`_, _, x = v`
+      // stores `_` twice): the popped slot is a target the next store names.
+      if (!dynamic_cast<UnpackSink*>(i.sink.get())) return;  // `with x:` has no target
+      std::string target;
+      if (s.pos + 1 < s.ins.size()) {
+        const Instruction& next = s.ins[s.pos + 1];
+        const Op op = next.op();
+        if (op == Op::STORE_FAST || op == Op::STORE_FAST_STORE_FAST || op == Op::STORE_FAST_LOAD_FAST)
+          target = resolve_argument(s.code, next).text;
+      }
+      if (target.empty()) target = s.lifter.new_temporary();
+      s.store(ast::name(target), std::move(i));
+      return;
+    }
     case Kind::Function:
       // `f(lambda: x)` as a statement: the call took the lambda as a decorator.
       if (auto e = s.lifter.expression_of(i)) s.emit(ast::expr_stmt(e));
