@@ -373,6 +373,32 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
           const bool written_continue =
               !lift::version_row(code_.traits->minor).keeps_dead_code ||
               (prev + 1 < graph_.size() && !graph_.block(prev + 1).reachable) || !clause_ends_here();
+          // 3.11+ `return` in an except clause nested in another: the inner
+          // POP_EXCEPT ends a block (the table covers it), the outer one and
+          // the return follow, entered from here only. The clause goes on.
+          // (Deeper nesting has a block of POP_EXCEPT per enclosing clause.)
+          // (Not a 3.12+ copy of what follows the outer try.)
+          auto unwinds_outer_then_returns = [&] {
+            BlockId x = b;
+            for (std::size_t outer = 1; outer < clauses_.size() && single_entry(x); ++outer) {
+              auto ins = graph_.instructions(x);
+              if (ins.front().op() != Op::POP_EXCEPT) return false;
+              const Op last = ins.back().op();
+              if (dead_end(x)) {
+                std::size_t k = 0;
+                while (k < ins.size() && ins[k].op() == Op::POP_EXCEPT) ++k;
+                return (last == Op::RETURN_VALUE || last == Op::RETURN_CONST) &&
+                       !copies_block_from(x, k, clauses_[clauses_.size() - 1 - outer].after_try);
+              }
+              if (!std::all_of(ins.begin(), ins.end(), [](const Instruction& i) {
+                    return i.op() == Op::POP_EXCEPT || i.op() == Op::NOP;
+                  }))
+                return false;
+              x = normal_successor(x);
+            }
+            return false;
+          };
+          if (eff.pop_except && unwinds_outer_then_returns()) break;
           if (!context_.empty() && b == context_.back().header && written_continue) {
             out.stmts.push_back(ast::continue_());
           } else if (!context_.empty() && b == context_.back().follow) {
@@ -1929,7 +1955,26 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
       return kNoBlock;
   }
   BlockId p = pdom_.idom(h);
-  if (p != kNoBlock && p < graph_.size() && !loops_.contains(loop, p)) return p;
+  if (p != kNoBlock && p < graph_.size() && !loops_.contains(loop, p)) {
+    // Where both the else and the breaks end up can be the enclosing loop's
+    // head, when the else is a `continue` and each break leaves an except
+    // clause around this loop: the loop ends where the breaks go once they
+    // popped the iterator.
+    auto outer_head = [&](BlockId x) {
+      return std::any_of(context_.begin(), context_.end(), [&](const LoopContext& c) { return c.header == x; });
+    };
+    if (exit == kNoBlock || !outer_head(p)) return p;
+    BlockId brk = kNoBlock;
+    for (BlockId to : targets) {
+      if (to == exit) continue;
+      auto ins = graph_.instructions(to);
+      const bool pops_iterator = ins.size() >= 2 && ins[ins.size() - 2].op() == Op::POP_TOP &&
+                                 fall_successor(to) == kNoBlock && jump_successor(to) != kNoBlock;
+      if (!pops_iterator || (brk != kNoBlock && brk != jump_successor(to))) return p;
+      brk = jump_successor(to);
+    }
+    return brk != kNoBlock && !outer_head(brk) ? brk : p;
+  }
   if (exit != kNoBlock) {
     // `for ...: break` + `else: return`: the else only ends the frame, and
     // the code after the loop is where the one `break` goes once it popped
