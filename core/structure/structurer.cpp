@@ -36,10 +36,11 @@ constexpr EdgeFilter kFlow = EdgeFilter::normal().without(EdgeKind::Call);
 constexpr std::size_t kMaxSteps = 1'000'000;
 constexpr std::size_t kMaxNesting = 400;
 
-// An instruction that only passes control on (a NOP or a forward jump; the
+// An instruction that only passes control on (a NOP or a jump; the
 // pseudo-op JUMP never reaches co_code).
 bool only_moves_on(Op op) {
-  return op == Op::NOP || op == Op::JUMP_FORWARD || op == Op::JUMP_ABSOLUTE || op == Op::NOT_TAKEN;
+  return op == Op::NOP || op == Op::JUMP_FORWARD || op == Op::JUMP_ABSOLUTE || op == Op::NOT_TAKEN ||
+         op == Op::JUMP_BACKWARD;
 }
 
 // Handlers that no source construct wrote: 3.12+ generators' StopIteration
@@ -335,11 +336,18 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
           auto keep_before_copy = [&] {
             out.stmts.resize(out.stmts.size() - (eff.stmts.size() - eff.stmts_before_pop_except));
           };
-          if (!context_.empty() && copies_block_from(b, eff.after_pop_except, context_.back().follow)) {
+          // (`except E as e:` unbinds e first: e = None; del e.)
+          std::size_t copy = eff.after_pop_except;
+          if (auto ins = graph_.instructions(b); copy + 3 < ins.size() && ins[copy].op() == Op::LOAD_CONST &&
+                                                 ins[copy + 1].name().starts_with("STORE_") &&
+                                                 ins[copy + 2].name().starts_with("DELETE_") &&
+                                                 ins[copy + 1].arg == ins[copy + 2].arg)
+            copy += 3;
+          if (!context_.empty() && copies_block_from(b, copy, context_.back().follow)) {
             keep_before_copy();
             out.stmts.push_back(ast::break_());
           } else if (!clauses_.empty() && !clauses_.back().finally &&
-                     copies_block_from(b, eff.after_pop_except, clauses_.back().after_try) &&
+                     copies_block_from(b, copy, clauses_.back().after_try) &&
                      (clauses_.back().exit == kNoBlock || clauses_.back().exit == clauses_.back().after_try)) {
             keep_before_copy();
             clauses_.back().exit = clauses_.back().after_try;
