@@ -14,6 +14,7 @@ using ast::StmtPtr;
 namespace {
 bool has_negated_leaf(const ExprPtr& e) {
   if (auto* c = e->as<ast::Compare>()) return c->negated;
+  if (auto* u = e->as<ast::UnaryOp>()) return u->op == ast::UnaryOperator::Not;
   if (auto* b = e->as<ast::BoolOp>())
     for (const ExprPtr& v : b->values)
       if (has_negated_leaf(v)) return true;
@@ -37,7 +38,7 @@ ExprPtr negate(const ExprPtr& e) {
     }
   }
   // `not (a and b)` and `not a or not b` jump alike; De Morgan when that puts
-  // an `in`/`is` leaf back to the operator the bytecode has.
+  // an `in`/`is` leaf back to the operator the bytecode has, or drops a `not`.
   if (auto* b = e->as<ast::BoolOp>(); b && has_negated_leaf(e)) {
     ast::ExprList values;
     for (const ExprPtr& v : b->values) values.push_back(negate(v));

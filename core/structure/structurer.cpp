@@ -1786,7 +1786,16 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
     return op == ast::CmpOperator::In || op == ast::CmpOperator::NotIn || op == ast::CmpOperator::Is ||
            op == ast::CmpOperator::IsNot;
   };
-  if (orelse != follow && is_continue(body) && !is_continue(orelse) &&
+  // (Not a lone jump that several links of the test share, where the other
+  // arm stays in the loop: the compiler gives each link of `if a and b:
+  // body` its own copy of the jump, so the source wrote `if c: continue`
+  // before the rest of the body.)
+  auto shared_continue = [&] {
+    std::size_t preds = 0;
+    graph_.for_each_predecessor(body, kFlow, [&](const cfg::Edge&) { ++preds; });
+    return body != context_.back().header && preds > 1 && loops_.contains(context_.back().loop, orelse);
+  };
+  if (orelse != follow && is_continue(body) && !is_continue(orelse) && !shared_continue() &&
       (negated || body == context_.back().header || !flips_operator(test))) {
     std::swap(body, orelse);
     test = negate(test);
