@@ -59,6 +59,7 @@ struct Comprehension {
   ExprPtr iter{};
   ExprList ifs{};
   bool is_async = false;
+  bool ifs_on_own_line = false;  // print each `if` on a new line (3.12 lays out the filter by line)
 };
 
 // A T on the heap that copies with its owner (value semantics). A lambda's

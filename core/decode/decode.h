@@ -9,7 +9,8 @@ namespace unveil {
 
 // What to decode besides the instructions and the exception table. The line
 // table and the per-unit positions are for listings and `dis`; the decompiler
-// reads neither, and positions cost as much as the instructions themselves.
+// reads lines only where a compiler chose its layout by them, and positions
+// cost as much as the instructions themselves.
 struct DecodeParts {
   bool lines = true;
   bool positions = true;

@@ -1,5 +1,6 @@
 #include "decompile/driver.h"
 
+#include <limits>
 #include <set>
 #include <utility>
 
@@ -74,7 +75,9 @@ StmtList Driver::body(const std::shared_ptr<const CodeObject>& code, BodyKind ki
     int& d;
     ~Guard() { --d; }
   } guard{depth_};
-  DecodedCode decoded = decode(code, version_, kInstructionsOnly);
+  // Lines only where the bytecode's shape depends on them (3.12 filters).
+  const bool lines = lift::version_row(version_.minor).filter_jump_by_line;
+  DecodedCode decoded = decode(code, version_, DecodeParts{.lines = lines, .positions = false});
   structure::Structurer s(decoded, *this);
   StmtList stmts = structure::inline_temporaries(s.run(), s.lifter().temporaries());
   stmts = unmangle_private_names(stmts, private_prefix_);
@@ -185,9 +188,15 @@ ast::ExprPtr Driver::function_expr(const lift::FunctionValue& f, ast::ExprPtr it
     // `return [e for t in .0]`; the real iterable replaces `.0`.
     if (!b.empty())
       if (auto* r = b[0]->as<ast::Return>(); r && r->value) return with_iter(r->value, iter_arg);
-    for (const auto& s : b)
-      if (structure::loop_of(*s))
-        return structure::rebuild_comprehension(structure::ComprehensionKind::Generator, *s, iter_arg);
+    for (const auto& s : b) {
+      if (!structure::loop_of(*s)) continue;
+      bool own_line = false;
+      if (lift::version_row(version_.minor).filter_jump_by_line) {
+        const DecodedCode lines = decode(f.code, version_, DecodeParts{.lines = true, .positions = false});
+        own_line = structure::filter_on_own_line(lines, 0, std::numeric_limits<std::uint32_t>::max());
+      }
+      return structure::rebuild_comprehension(structure::ComprehensionKind::Generator, *s, iter_arg, own_line);
+    }
   }
   return nullptr;
 }

@@ -855,7 +855,14 @@ void Unparser::comprehension_body(const ExprPtr& elt, const ExprPtr* value,
     write(" in ");
     expr(g.iter, next(Prec::Test));
     for (const auto& cond : g.ifs) {
-      write(" if ");
+      if (g.ifs_on_own_line) {
+        // Inside brackets a line may break anywhere; one level deeper reads best.
+        write("\n");
+        for (int i = 0; i <= indent_; ++i) write("    ");
+        write("if ");
+      } else {
+        write(" if ");
+      }
       expr(cond, next(Prec::Test));
     }
   }

@@ -1,5 +1,8 @@
 // Comprehension code objects (≤3.11 `<listcomp>` and friends; genexprs on
 // every version) back to comprehension expressions.
+#include <algorithm>
+#include <optional>
+
 #include "ast/build.h"
 #include "structure/comprehension.h"
 #include "lift/lifter.h"
@@ -83,13 +86,15 @@ const ast::For* loop_of(const ast::Stmt& s, bool* is_async) {
   return s.as<ast::For>();
 }
 
-ExprPtr rebuild_comprehension(ComprehensionKind kind, const ast::Stmt& stmt, const ExprPtr& iter) {
+ExprPtr rebuild_comprehension(ComprehensionKind kind, const ast::Stmt& stmt, const ExprPtr& iter,
+                              bool ifs_on_own_line) {
   bool is_async = false;
   const ast::For* loop = loop_of(stmt, &is_async);
   if (!loop || !loop->orelse.empty()) return nullptr;
   std::vector<ast::Comprehension> gens{ast::comprehension(loop->target, iter ? iter : loop->iter, {}, is_async)};
   Element el;
   if (!walk(loop->body, gens, el) || !el.elt) return nullptr;
+  for (ast::Comprehension& g : gens) g.ifs_on_own_line = ifs_on_own_line && !g.ifs.empty();
   switch (kind) {
     case ComprehensionKind::List: return ast::list_comp(el.elt, gens);
     case ComprehensionKind::Set: return ast::set_comp(el.elt, gens);
@@ -97,6 +102,33 @@ ExprPtr rebuild_comprehension(ComprehensionKind kind, const ast::Stmt& stmt, con
     case ComprehensionKind::Generator: return ast::generator_exp(el.elt, gens);
   }
   return nullptr;
+}
+
+bool filter_on_own_line(const DecodedCode& code, std::uint32_t begin, std::uint32_t end) {
+  auto line_at = [&](std::uint32_t offset) -> std::optional<int> {
+    auto it = std::upper_bound(code.lines.begin(), code.lines.end(), offset,
+                               [](std::uint32_t o, const LineRange& r) { return o < r.start; });
+    if (it == code.lines.begin()) return std::nullopt;
+    --it;
+    return offset < it->end ? it->line : std::nullopt;
+  };
+  std::optional<int> element;
+  std::vector<int> tests;
+  for (const Instruction& i : code.instructions) {
+    if (i.offset < begin || i.offset >= end || !i.info) continue;
+    switch (i.op()) {
+      case Op::LIST_APPEND: case Op::SET_ADD: case Op::MAP_ADD: case Op::YIELD_VALUE:
+        element = line_at(i.offset);
+        break;
+      case Op::POP_JUMP_IF_FALSE: case Op::POP_JUMP_IF_TRUE: case Op::POP_JUMP_IF_NONE:
+      case Op::POP_JUMP_IF_NOT_NONE:
+        if (auto l = line_at(i.offset)) tests.push_back(*l);
+        break;
+      default:
+        break;
+    }
+  }
+  return element && std::any_of(tests.begin(), tests.end(), [&](int l) { return l != *element; });
 }
 
 bool has_comprehension_marker(const ast::StmtList& body) {

@@ -2045,7 +2045,8 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
 
 // A loop that appends to an empty display just below its iterator is a
 // comprehension (inlined on 3.12+, the body of `<listcomp>` before).
-ast::ExprPtr Structurer::inlined_comprehension(const ast::Stmt& loop, const lift::Stack& stack) const {
+ast::ExprPtr Structurer::inlined_comprehension(const ast::Stmt& loop, const lift::Stack& stack,
+                                               cfg::LoopId id) const {
   const ast::For* f = loop_of(loop);
   if (stack.empty() || stack.back().kind != Item::Kind::Value || !f || !f->orelse.empty()) return nullptr;
   if (!has_comprehension_marker(f->body)) return nullptr;
@@ -2055,7 +2056,14 @@ ast::ExprPtr Structurer::inlined_comprehension(const ast::Stmt& loop, const lift
   if (auto* st = acc->as<ast::Set>(); st && st->elts.empty()) kind = ComprehensionKind::Set;
   if (auto* d = acc->as<ast::Dict>(); d && d->keys.empty()) kind = ComprehensionKind::Dict;
   if (!kind) return nullptr;
-  return rebuild_comprehension(*kind, loop, nullptr);
+  bool own_line = false;
+  if (lift::version_row(code_.traits->minor).filter_jump_by_line) {
+    std::uint32_t begin = graph_.block(loops_.loop(id).header).begin, end = begin;
+    for (const cfg::Block& b : graph_.blocks())
+      if (loops_.contains(id, b.id)) end = std::max(end, b.end);
+    own_line = filter_on_own_line(code_, begin, end);
+  }
+  return rebuild_comprehension(*kind, loop, nullptr, own_line);
 }
 
 std::vector<bool> Structurer::LazyPostDominators::async_for_exits(const cfg::Graph& graph) {
@@ -2149,7 +2157,7 @@ BlockId Structurer::structure_async_for(BlockId h, const AsyncForHead& head, Seq
   ast::StmtPtr loop_stmt = ast::async_for(sink->target(), iter, strip_trailing_continue(body.stmts), orelse.stmts);
   out.stack = orelse.stack;
   if (exit != follow)
-    if (auto comp = inlined_comprehension(*loop_stmt, out.stack)) {
+    if (auto comp = inlined_comprehension(*loop_stmt, out.stack, loop)) {
       out.stack.back() = Item::value(comp);
       return follow;
     }
@@ -2189,7 +2197,7 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
     ast::StmtPtr loop_stmt =
         ast::for_(sink->target(), iter, strip_trailing_continue(body.stmts), orelse.stmts);
     out.stack = orelse.stack;
-    if (auto comp = inlined_comprehension(*loop_stmt, out.stack)) {
+    if (auto comp = inlined_comprehension(*loop_stmt, out.stack, loop)) {
       out.stack.back() = Item::value(comp);
       return follow;
     }

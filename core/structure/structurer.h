@@ -105,7 +105,7 @@ class Structurer {
   bool try_exit_tail_value(cfg::BlockId b, const lift::BlockEffect& eff, Seq& out);
   bool try_value_branch(cfg::BlockId b, const lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
                         cfg::BlockId& next);
-  ast::ExprPtr inlined_comprehension(const ast::Stmt& loop, const lift::Stack& stack) const;
+  ast::ExprPtr inlined_comprehension(const ast::Stmt& loop, const lift::Stack& stack, cfg::LoopId id) const;
   Cond collapse(cfg::BlockId head, Cond c, const lift::Stack& stack);
   Cond collapse_unmarked(cfg::BlockId head, Cond c, const lift::Stack& stack, std::vector<cfg::BlockId>& used);
   Cond collapse_into(cfg::BlockId first, Cond c, const lift::Stack& stack, std::vector<cfg::BlockId>& used,
