@@ -251,6 +251,26 @@ Structurer::Seq Structurer::sequence(BlockId b, BlockId stop, lift::Stack stack,
   return out;
 }
 
+// 3.12+: whether block `b`, which ends an except clause with POP_EXCEPT and
+// goes on to leave the frame, holds from instruction `first` on the copy of
+// the code after a try whose body never goes on (Clause::tail), at the
+// clause's own level.
+bool Structurer::after_try_copied_here(BlockId b, std::size_t first) {
+  if (clauses_.empty() || !lift::version_row(code_.traits->minor).inlines_small_exits) return false;
+  const Clause& clause = clauses_.back();
+  if (clause.finally || clause.after_try != kNoBlock || clause.exit != kNoBlock || clause.tail_block != kNoBlock ||
+      depth_ != clause.depth)
+    return false;
+  // A copy needs nothing from the stack; `return v` written in the clause
+  // computes v before POP_EXCEPT (SWAP keeps it above the exception).
+  try {
+    lifter_.run(graph_, b, {}, first, graph_.instructions(b).size());
+  } catch (const Error&) {
+    return false;
+  }
+  return true;
+}
+
 Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack stack, bool at_header) {
   Seq out;
   out.stack = std::move(stack);
@@ -351,6 +371,16 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
                      (clauses_.back().exit == kNoBlock || clauses_.back().exit == clauses_.back().after_try)) {
             keep_before_copy();
             clauses_.back().exit = clauses_.back().after_try;
+            return out;
+          } else if (after_try_copied_here(b, copy)) {
+            // A try whose body never goes on: what follows POP_EXCEPT is the
+            // code after the try, copied.
+            Clause& clause = clauses_.back();
+            const std::size_t n = eff.stmts.size() - eff.stmts_before_pop_except;
+            clause.tail.assign(out.stmts.end() - static_cast<std::ptrdiff_t>(n), out.stmts.end());
+            clause.tail_block = b;
+            clause.tail_first = copy;
+            keep_before_copy();
             return out;
           }
         }
@@ -854,11 +884,22 @@ ast::StmtList drop_exception_unbind(const ast::StmtList& body, const std::string
 
 }  // namespace
 
-Structurer::Seq Structurer::clause_body(BlockId start, lift::Stack stack, BlockId& join, BlockId after_try) {
-  clauses_.push_back({kNoBlock, false, after_try});
+Structurer::Seq Structurer::clause_body(BlockId start, lift::Stack stack, BlockId& join, BlockId after_try,
+                                        TailCopy& tail, std::size_t handler_index) {
+  clauses_.push_back({kNoBlock, false, after_try, depth_ + 1});
   Seq s = sequence(start, kNoBlock, std::move(stack));
   BlockId exit = clauses_.back().exit;
+  Clause done = std::move(clauses_.back());
   clauses_.pop_back();
+  if (done.tail_block != kNoBlock) {
+    if (tail.block == kNoBlock) {
+      tail = TailCopy{done.tail_block, done.tail_first, std::move(done.tail), {}};
+    } else if (!same_code(graph_.instructions(tail.block).subspan(tail.first),
+                          graph_.instructions(done.tail_block).subspan(done.tail_first))) {
+      fail(start, "except clauses end in different code");
+    }
+    tail.handlers.push_back(handler_index);
+  }
   if (exit != kNoBlock) {
     if (join != kNoBlock && join != exit) fail(start, "except clauses end at different places");
     join = exit;
@@ -976,6 +1017,7 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
   lift::Stack st = handler_stack(b, out.stack);
   std::vector<ast::ExceptHandler> handlers;
   BlockId join = kNoBlock;
+  TailCopy tail;
   BlockId c = handler;
   for (int guard = 0; guard < 1000; ++guard) {
     auto ins = graph_.instructions(c);
@@ -986,7 +1028,7 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
     }
     bool typed = is_exc_match_block(graph_, c);
     if (!typed) {
-      Seq cb = clause_body(c, st, join, done.exit);
+      Seq cb = clause_body(c, st, join, done.exit, tail, handlers.size());
       handlers.push_back(ast::except_handler(nullptr, std::nullopt, cb.stmts));
       break;
     }
@@ -999,7 +1041,7 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
       fail(c, "except clause test is not `except Type`");
     BlockId taken = jump_successor(c), fall = fall_successor(c);
     BlockId match = eff.term.jump_if ? taken : fall, next = eff.term.jump_if ? fall : taken;
-    Seq cb = clause_body(match, eff.stack, join, done.exit);
+    Seq cb = clause_body(match, eff.stack, join, done.exit, tail, handlers.size());
     auto* sink = dynamic_cast<lift::TargetSink*>(name_sink.get());
     std::optional<std::string> name;
     if (sink && sink->target())
@@ -1030,6 +1072,16 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
       next = e.open ? *end : kNoBlock;
       after_stack = e.stack;
     }
+  }
+  if (tail.block != kNoBlock) {
+    if (join == kNoBlock && done.exit == kNoBlock) {
+      // The code after the try, once.
+      out.stmts.push_back(ast::try_(body.stmts, handlers, orelse));
+      out.stmts.insert(out.stmts.end(), tail.stmts.begin(), tail.stmts.end());
+      return kNoBlock;
+    }
+    for (std::size_t k : tail.handlers)  // the try goes on elsewhere: each copy stays where it is
+      handlers[k].body.insert(handlers[k].body.end(), tail.stmts.begin(), tail.stmts.end());
   }
   out.stmts.push_back(ast::try_(body.stmts, handlers, orelse));
   out.stack = after_stack;

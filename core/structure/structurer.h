@@ -45,6 +45,20 @@ class Structurer {
     cfg::BlockId exit = cfg::kNoBlock;  // where the clause continues after POP_EXCEPT / END_FINALLY
     bool finally = false;               // 3.8: a finally body, ended by END_FINALLY
     cfg::BlockId after_try = cfg::kNoBlock;  // where the try goes on, which 3.12+ may copy into the clause
+    std::size_t depth = 0;              // sequence depth of the clause's own statements
+    // 3.12+, a try whose body never goes on: the code after the try exists only
+    // as copies at the ends of the clauses (from instruction `tail_first` of
+    // `tail_block`), lifted as `tail`.
+    cfg::BlockId tail_block = cfg::kNoBlock;
+    std::size_t tail_first = 0;
+    ast::StmtList tail;
+  };
+  // The copies of the code after a try that its clauses end with (Clause::tail).
+  struct TailCopy {
+    cfg::BlockId block = cfg::kNoBlock;
+    std::size_t first = 0;
+    ast::StmtList stmts;
+    std::vector<std::size_t> handlers;  // the clauses (by index) that end with it
   };
   enum class HandlerKind { Except, Finally, With };
   struct LoopContext {
@@ -81,7 +95,9 @@ class Structurer {
   cfg::BlockId with_suppressed_exit(cfg::BlockId b, cfg::BlockId handler, const lift::Stack& entry, Seq& out);
   void keep_values_inside(Seq& body, const lift::Stack& entry);
   cfg::BlockId structure_except(cfg::BlockId b, cfg::BlockId handler, Seq& body, Region done, Seq& out);
-  Seq clause_body(cfg::BlockId start, lift::Stack stack, cfg::BlockId& join, cfg::BlockId after_try);
+  Seq clause_body(cfg::BlockId start, lift::Stack stack, cfg::BlockId& join, cfg::BlockId after_try,
+                  TailCopy& tail, std::size_t handler_index);
+  bool after_try_copied_here(cfg::BlockId b, std::size_t first);
   bool copies_block_from(cfg::BlockId b, std::size_t first, cfg::BlockId original) const;
   bool breaks_into_copy(cfg::BlockId b, cfg::BlockId follow, const lift::Stack& stack) const;
   std::optional<cfg::BlockId> else_end(cfg::BlockId start, cfg::BlockId handler) const;
