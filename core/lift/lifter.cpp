@@ -1780,6 +1780,10 @@ std::string Lifter::new_temporary() {
 BlockEffect Lifter::run(const cfg::Graph& graph, cfg::BlockId id, Stack stack) {
   State s{*this, code_, row_, graph.instructions(id)};
   s.stack = std::move(stack);
+  // Items are big and moved on every regrowth: room for the deepest stack
+  // the compiler computed, once (a bad co_stacksize only costs a regrowth).
+  if (code_.code->stacksize > 0)
+    s.stack.reserve(s.stack.size() + std::min<std::size_t>(std::size_t(code_.code->stacksize), 64));
   for (s.pos = 0; s.pos < s.ins.size(); ++s.pos) {
     if (terminate(s)) continue;
     if (row_.static_swaps && parallel_store(s)) continue;
