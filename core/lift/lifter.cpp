@@ -3,6 +3,7 @@
 #include "lift/lifter.h"
 
 #include <algorithm>
+#include <tuple>
 #include <functional>
 #include <map>
 #include <unordered_map>
@@ -1777,7 +1778,69 @@ std::string Lifter::new_temporary() {
   }
 }
 
+namespace {
+// An item whose meaning is its fields alone: no object that a lift may change.
+bool immutable(const Item& i) { return !i.function && !i.cls && !i.sink; }
+
+bool same_entry(const Stack& a, const Stack& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    const Item &x = a[k], &y = b[k];
+    if (x.kind != y.kind || x.expr != y.expr || x.import != y.import || x.index != y.index ||
+        x.seq != y.seq || x.bound_to != y.bound_to)
+      return false;
+  }
+  return true;
+}
+}  // namespace
+
+void Lifter::remember(CachedLift entry) {
+  if (lifts_.size() < kCachedLifts) {
+    lifts_.push_back(std::move(entry));
+    return;
+  }
+  lifts_[next_lift_] = std::move(entry);
+  next_lift_ = (next_lift_ + 1) % kCachedLifts;
+}
+
 BlockEffect Lifter::run(const cfg::Graph& graph, cfg::BlockId id, Stack stack) {
+  if (cached_graph_ != &graph) {
+    lifts_.clear();
+    next_lift_ = 0;
+    cached_graph_ = &graph;
+  }
+  const bool cacheable = std::all_of(stack.begin(), stack.end(), immutable);
+  if (!cacheable) return lift_block(graph, id, std::move(stack));
+  for (const CachedLift& c : lifts_)
+    if (c.block == id && same_entry(c.entry, stack)) {
+      if (c.error) throw *c.error;
+      return *c.effect;
+    }
+  // What a lift may change besides its result.
+  auto state = [&] {
+    return std::make_tuple(temporary_count_, temporaries_.size(), taken_.size(), names_collected_,
+                           globals_.size(), nonlocals_.size());
+  };
+  const auto before = state();
+  CachedLift entry{id, stack, std::nullopt, std::nullopt};
+  try {
+    entry.effect = lift_block(graph, id, std::move(stack));
+  } catch (const Error& e) {
+    if (state() == before) {
+      entry.error = e;
+      remember(std::move(entry));
+    }
+    throw;
+  }
+  if (state() == before && std::all_of(entry.effect->stack.begin(), entry.effect->stack.end(), immutable)) {
+    BlockEffect out = *entry.effect;
+    remember(std::move(entry));
+    return out;
+  }
+  return std::move(*entry.effect);
+}
+
+BlockEffect Lifter::lift_block(const cfg::Graph& graph, cfg::BlockId id, Stack stack) {
   State s{*this, code_, row_, graph.instructions(id)};
   s.stack = std::move(stack);
   // Items are big and moved on every regrowth: room for the deepest stack
