@@ -67,6 +67,15 @@ ast::ExprPtr as_expression(const StmtList& body) {
 }  // namespace
 
 StmtList Driver::body(const std::shared_ptr<const CodeObject>& code, BodyKind kind) {
+  if (depth_ == 0) return body_uncached(code, kind);  // the outermost code is decompiled once
+  BodyKey key{code.get(), kind, depth_, private_prefix_};
+  if (auto it = bodies_.find(key); it != bodies_.end()) return it->second.body;
+  StmtList out = body_uncached(code, kind);
+  bodies_.emplace(std::move(key), Cached{code, out});
+  return out;
+}
+
+StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, BodyKind kind) {
   if (++depth_ > kMaxDepth) {
     --depth_;
     throw Error(ErrorKind::Decode, "decompile: code objects nested too deeply");

@@ -1,7 +1,9 @@
 // Internal: the driver's Definer, which decompiles each nested code object.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <tuple>
 
 #include "ast/stmt.h"
 #include "lift/lifter.h"
@@ -27,9 +29,22 @@ class Driver : public lift::Definer {
   std::string stored_name(const std::string& name) const override;
 
  private:
+  ast::StmtList body_uncached(const std::shared_ptr<const CodeObject>& code, BodyKind kind);
+
   const VersionTraits& version_;
   int depth_ = 0;
   std::string private_prefix_;  // of the innermost class around the code being decompiled
+  // Bodies already decompiled. The structurer lifts some blocks more than
+  // once (to test whether they are a condition), and a block that defines a
+  // function or class would decompile its whole nested code again each time.
+  // A body depends only on its code object, its kind, the class around it
+  // and the nesting depth (which decides the depth error).
+  using BodyKey = std::tuple<const CodeObject*, BodyKind, int, std::string>;
+  struct Cached {
+    std::shared_ptr<const CodeObject> code;  // keeps the key's address taken
+    ast::StmtList body;
+  };
+  std::map<BodyKey, Cached> bodies_;
 };
 
 // Class-body, module and function bookkeeping the compiler added.

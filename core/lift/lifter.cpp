@@ -3,6 +3,7 @@
 #include "lift/lifter.h"
 
 #include <algorithm>
+#include <tuple>
 #include <functional>
 #include <map>
 #include <unordered_map>
@@ -286,7 +287,11 @@ ExprPtr Lifter::State::atom(std::size_t i) {
 }
 
 ast::StmtPtr Lifter::State::spill_for(ast::StmtPtr s) {
-  if (stack.empty()) return s;
+  // Only values can need a temporary; a loop body's stack holds just the
+  // iterator, and the name sets below cost more than the statement itself.
+  if (std::none_of(stack.begin(), stack.end(),
+                   [](const Item& it) { return it.kind == Kind::Value && it.expr; }))
+    return s;
   std::set<std::string> bound = ast::bound_names(*s);
   std::unordered_set<const ast::Expr*> parts;
   ast::visit_stmt(s, [&](const ExprPtr& e) { parts.insert(e.get()); }, false);
@@ -1634,7 +1639,8 @@ bool parallel_store(State& s) {
 
 // Control transfer at the end of a block.
 bool terminate(State& s) {
-  std::string_view n = s.cur().name();
+  // A switch on Op: this runs for every instruction lifted, and comparing
+  // names cost a dozen string compares each time.
   using TK = Terminator::Kind;
   s.term.ins = &s.cur();
   auto branch = [&](bool jump_if) {
@@ -1643,61 +1649,68 @@ bool terminate(State& s) {
     s.term.jump_if = jump_if;
     s.term.exc_match = s.exc_match && s.term.cond == s.exc_match;
   };
-  if (n == "JUMP_FORWARD" || n == "JUMP_ABSOLUTE" || n == "JUMP_BACKWARD" ||
-      n == "JUMP_BACKWARD_NO_INTERRUPT" || n == "JUMP" || n == "JUMP_NO_INTERRUPT") {
-    s.term.kind = TK::Fall;
-    return true;
-  }
-  if (n == "POP_JUMP_IF_FALSE" || n == "POP_JUMP_FORWARD_IF_FALSE" || n == "POP_JUMP_BACKWARD_IF_FALSE") {
-    branch(false);
-    return true;
-  }
-  if (n == "POP_JUMP_IF_TRUE" || n == "POP_JUMP_FORWARD_IF_TRUE" || n == "POP_JUMP_BACKWARD_IF_TRUE") {
-    branch(true);
-    return true;
-  }
-  if (n == "POP_JUMP_IF_NONE" || n == "POP_JUMP_FORWARD_IF_NONE" || n == "POP_JUMP_BACKWARD_IF_NONE" ||
-      n == "POP_JUMP_IF_NOT_NONE" || n == "POP_JUMP_FORWARD_IF_NOT_NONE" ||
-      n == "POP_JUMP_BACKWARD_IF_NOT_NONE") {
-    bool is_not = n.find("NOT_NONE") != std::string_view::npos;
+  auto none_test = [&](bool is_not) {
     s.term.kind = TK::Branch;
     s.term.cond = ast::compare(s.pop_value(), is_not ? ast::CmpOperator::IsNot : ast::CmpOperator::Is,
                                ast::none());
     s.term.jump_if = true;
-    return true;
+  };
+  switch (s.cur().op()) {
+    case Op::JUMP_FORWARD:
+    case Op::JUMP_ABSOLUTE:
+    case Op::JUMP_BACKWARD:
+    case Op::JUMP_BACKWARD_NO_INTERRUPT:
+      s.term.kind = TK::Fall;
+      return true;
+    case Op::POP_JUMP_IF_FALSE:
+    case Op::POP_JUMP_FORWARD_IF_FALSE:
+    case Op::POP_JUMP_BACKWARD_IF_FALSE:
+      branch(false);
+      return true;
+    case Op::POP_JUMP_IF_TRUE:
+    case Op::POP_JUMP_FORWARD_IF_TRUE:
+    case Op::POP_JUMP_BACKWARD_IF_TRUE:
+      branch(true);
+      return true;
+    case Op::POP_JUMP_IF_NONE:
+    case Op::POP_JUMP_FORWARD_IF_NONE:
+    case Op::POP_JUMP_BACKWARD_IF_NONE:
+      none_test(false);
+      return true;
+    case Op::POP_JUMP_IF_NOT_NONE:
+    case Op::POP_JUMP_FORWARD_IF_NOT_NONE:
+    case Op::POP_JUMP_BACKWARD_IF_NOT_NONE:
+      none_test(true);
+      return true;
+    case Op::JUMP_IF_FALSE_OR_POP:
+    case Op::JUMP_IF_TRUE_OR_POP:
+      s.term.kind = TK::KeepBranch;
+      s.term.cond = s.value(s.peek());
+      s.term.jump_if = s.cur().op() == Op::JUMP_IF_TRUE_OR_POP;
+      return true;
+    case Op::FOR_ITER:
+      s.term.kind = TK::ForIter;
+      return true;
+    case Op::SEND:
+      s.term.kind = TK::Send;
+      return true;
+    case Op::JUMP_IF_NOT_EXC_MATCH:  // 3.9-3.10: pops [exc, E], jumps when no match
+      s.term.kind = TK::Branch;
+      s.term.cond = s.pop_value();
+      s.pop();
+      s.term.jump_if = false;
+      s.term.exc_match = true;
+      return true;
+    case Op::RERAISE:
+      s.term.kind = TK::Exit;
+      s.reraise = true;
+      return true;
+    case Op::SETUP_ASYNC_WITH:
+    case Op::WITH_EXCEPT_START:
+      s.fail("exception handling and with statements are not supported yet");
+    default:
+      return false;
   }
-  if (n == "JUMP_IF_FALSE_OR_POP" || n == "JUMP_IF_TRUE_OR_POP") {
-    s.term.kind = TK::KeepBranch;
-    s.term.cond = s.value(s.peek());
-    s.term.jump_if = n == "JUMP_IF_TRUE_OR_POP";
-    return true;
-  }
-  if (n == "FOR_ITER") {
-    s.term.kind = TK::ForIter;
-    return true;
-  }
-  if (n == "SEND") {
-    s.term.kind = TK::Send;
-    return true;
-  }
-  if (n == "JUMP_IF_NOT_EXC_MATCH") {  // 3.9-3.10: pops [exc, E], jumps when no match
-    s.term.kind = TK::Branch;
-    s.term.cond = s.pop_value();
-    s.pop();
-    s.term.jump_if = false;
-    s.term.exc_match = true;
-    return true;
-  }
-  if (n == "RERAISE") {
-    s.term.kind = TK::Exit;
-    s.reraise = true;
-    return true;
-  }
-  if (n == "SETUP_ASYNC_WITH" ||
-      n == "WITH_EXCEPT_START" || n == "SETUP_LOOP") {
-    s.fail("exception handling and with statements are not supported yet");
-  }
-  return false;
 }
 
 // handlers() indexed by Op: the dispatch of every instruction is one load,
@@ -1784,14 +1797,81 @@ std::string Lifter::new_temporary() {
   }
 }
 
+namespace {
+// An item whose meaning is its fields alone: no object that a lift may change.
+bool immutable(const Item& i) { return !i.function && !i.cls && !i.sink; }
+
+bool same_entry(const Stack& a, const Stack& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    const Item &x = a[k], &y = b[k];
+    if (x.kind != y.kind || x.expr != y.expr || x.import != y.import || x.index != y.index ||
+        x.seq != y.seq || x.bound_to != y.bound_to)
+      return false;
+  }
+  return true;
+}
+}  // namespace
+
+void Lifter::remember(CachedLift entry) {
+  if (lifts_.size() < kCachedLifts) {
+    lifts_.push_back(std::move(entry));
+    return;
+  }
+  lifts_[next_lift_] = std::move(entry);
+  next_lift_ = (next_lift_ + 1) % kCachedLifts;
+}
+
 BlockEffect Lifter::run(const cfg::Graph& graph, cfg::BlockId id, Stack stack) {
-  return run(graph, id, std::move(stack), 0, graph.instructions(id).size());
+  if (cached_graph_ != &graph) {
+    lifts_.clear();
+    next_lift_ = 0;
+    cached_graph_ = &graph;
+  }
+  const bool cacheable = std::all_of(stack.begin(), stack.end(), immutable);
+  if (!cacheable) return lift_block(graph, id, std::move(stack), 0, graph.instructions(id).size());
+  for (const CachedLift& c : lifts_)
+    if (c.block == id && same_entry(c.entry, stack)) {
+      if (c.error) throw *c.error;
+      return *c.effect;
+    }
+  // What a lift may change besides its result.
+  auto state = [&] {
+    return std::make_tuple(temporary_count_, temporaries_.size(), taken_.size(), names_collected_,
+                           globals_.size(), nonlocals_.size());
+  };
+  const auto before = state();
+  CachedLift entry{id, stack, std::nullopt, std::nullopt};
+  try {
+    entry.effect = lift_block(graph, id, std::move(stack), 0, graph.instructions(id).size());
+  } catch (const Error& e) {
+    if (state() == before) {
+      entry.error = e;
+      remember(std::move(entry));
+    }
+    throw;
+  }
+  if (state() == before && std::all_of(entry.effect->stack.begin(), entry.effect->stack.end(), immutable)) {
+    BlockEffect out = *entry.effect;
+    remember(std::move(entry));
+    return out;
+  }
+  return std::move(*entry.effect);
 }
 
 BlockEffect Lifter::run(const cfg::Graph& graph, cfg::BlockId id, Stack stack, std::size_t first,
                         std::size_t end) {
+  return lift_block(graph, id, std::move(stack), first, end);
+}
+
+BlockEffect Lifter::lift_block(const cfg::Graph& graph, cfg::BlockId id, Stack stack, std::size_t first,
+                               std::size_t end) {
   State s{*this, code_, row_, graph.instructions(id).subspan(first, end - first)};
   s.stack = std::move(stack);
+  // Items are big and moved on every regrowth: room for the deepest stack
+  // the compiler computed, once (a bad co_stacksize only costs a regrowth).
+  if (code_.code->stacksize > 0)
+    s.stack.reserve(s.stack.size() + std::min<std::size_t>(std::size_t(code_.code->stacksize), 64));
   for (s.pos = 0; s.pos < s.ins.size(); ++s.pos) {
     if (terminate(s)) continue;
     if (row_.static_swaps && parallel_store(s)) continue;

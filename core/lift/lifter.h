@@ -7,14 +7,17 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "ast/stmt.h"
 #include "cfg/graph.h"
 #include "decode/instruction.h"
 #include "lift/stack.h"
 #include "lift/version_table.h"
+#include "support/error.h"
 
 namespace unveil::lift {
 
@@ -108,6 +111,30 @@ class Lifter {
   int temporary_count_ = 0;
   std::uint64_t value_count_ = 0;  // Item::seq source
   friend struct State;
+
+  // Lifts already done. While the structurer tries whether blocks form a
+  // condition it lifts the same block from the same stack again and again
+  // (two lifts in three, stdlib); a lift is a function of those two as long
+  // as it leaves the lifter's own state alone (no temporary, no global or
+  // nonlocal declaration, no name taken) and its items hold no mutable
+  // shared state (functions, classes, unpacking sinks), so only such lifts
+  // are kept, with their result or their error.
+  // The repeats come close together (the tries, then the real lift), so a
+  // few recent lifts are kept, not all: a whole function's worth made big
+  // functions slower through the memory they held.
+  struct CachedLift {
+    cfg::BlockId block = cfg::kNoBlock;
+    Stack entry;  // keeps its expressions alive: their addresses stay unique
+    std::optional<BlockEffect> effect;
+    std::optional<Error> error;
+  };
+  static constexpr std::size_t kCachedLifts = 16;
+  BlockEffect lift_block(const cfg::Graph& graph, cfg::BlockId id, Stack stack, std::size_t first,
+                         std::size_t end);
+  void remember(CachedLift entry);
+  const cfg::Graph* cached_graph_ = nullptr;
+  std::vector<CachedLift> lifts_;  // a ring of kCachedLifts
+  std::size_t next_lift_ = 0;      // the slot the next one replaces
 };
 
 }  // namespace unveil::lift
