@@ -551,7 +551,7 @@ std::optional<BlockId> Structurer::region_to_enter(BlockId b) const {
 
 // Every path from `b` ends the frame (return/raise) in code that only `b`
 // leads to, laid out before `limit`.
-bool Structurer::only_ends_frame(BlockId b, std::uint32_t limit) const {
+bool Structurer::only_ends_frame(BlockId b, std::uint32_t limit, bool raising) const {
   std::vector<BlockId> work{b};
   auto seen = block_marks();
   seen[b] = true;
@@ -560,6 +560,7 @@ bool Structurer::only_ends_frame(BlockId b, std::uint32_t limit) const {
     work.pop_back();
     if (!dom_.dominates(b, x) || loops_.loop_of_header(x) != cfg::kNoLoop || graph_.block(x).begin >= limit)
       return false;
+    if (raising && dead_end(x) && graph_.last_instruction(x).op() != Op::RAISE_VARARGS) return false;
     graph_.for_each_successor(x, kFlow, [&](const cfg::Edge& e) {
       if (!seen[e.to]) seen[e.to] = true, work.push_back(e.to);
     });
@@ -1852,10 +1853,16 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
     std::swap(body, orelse);
     test = negate(test);
   }
-  // ≤3.9: an arm that raises keeps the jump over the else after it, dead; its
-  // target is where the else ends.
+  // An else that only raises: the first arm's jump over it still says
+  // where the if ends (≤3.9 keeps that jump even after an arm that raises,
+  // dead; later versions only when the first arm goes on).
+  const Instruction& before_else = graph_.last_instruction(orelse > 0 ? orelse - 1 : 0);
+  const bool live_jump_over_else = orelse > 0 && graph_.block(orelse - 1).reachable && !is_lone_jump(body) &&
+                                   before_else.op() == Op::JUMP_FORWARD && before_else.jump_target &&
+                                   only_ends_frame(orelse, *before_else.jump_target, /*raising=*/true);
   if (follow == kNoBlock && orelse > 0 && begin(body) < begin(orelse) &&
-      lift::version_row(code_.traits->minor).keeps_dead_code && !graph_.block(orelse - 1).reachable &&
+      ((lift::version_row(code_.traits->minor).keeps_dead_code && !graph_.block(orelse - 1).reachable) ||
+       live_jump_over_else) &&
       graph_.last_instruction(orelse - 1).jump_target) {
     BlockId end = jump_successor(orelse - 1);
     if (end != kNoBlock && begin(end) > begin(orelse) && can_merge_at(end) &&

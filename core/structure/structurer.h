@@ -82,7 +82,7 @@ class Structurer {
   bool leaves_region(cfg::BlockId b, std::size_t stack_depth) const;
   cfg::BlockId expected_exit(cfg::BlockId handler) const;
   bool dead_end(cfg::BlockId b) const;
-  bool only_ends_frame(cfg::BlockId b, std::uint32_t limit) const;
+  bool only_ends_frame(cfg::BlockId b, std::uint32_t limit, bool raising = false) const;
   bool is_lone_jump(cfg::BlockId b) const;
   bool outside_region(cfg::BlockId b, int depth) const;
   bool only_jumps(cfg::BlockId b) const;
