@@ -2039,7 +2039,11 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
     auto outer_head = [&](BlockId x) {
       return std::any_of(context_.begin(), context_.end(), [&](const LoopContext& c) { return c.header == x; });
     };
-    if (exit == kNoBlock || !outer_head(p)) return p;
+    // (Or the enclosing loop's end, when the else breaks out of it too.)
+    auto outer_follow = [&](BlockId x) {
+      return std::any_of(context_.begin(), context_.end(), [&](const LoopContext& c) { return c.follow == x; });
+    };
+    if (exit == kNoBlock || !(outer_head(p) || outer_follow(p))) return p;
     BlockId brk = kNoBlock;
     for (BlockId to : targets) {
       if (to == exit) continue;
@@ -2049,7 +2053,7 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
       if (!pops_iterator || (brk != kNoBlock && brk != jump_successor(to))) return p;
       brk = jump_successor(to);
     }
-    return brk != kNoBlock && !outer_head(brk) ? brk : p;
+    return brk != kNoBlock && !outer_head(brk) && !outer_follow(brk) ? brk : p;
   }
   if (exit != kNoBlock) {
     // `for ...: break` + `else: return`: the else only ends the frame, and
