@@ -2086,8 +2086,19 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
     }
     BlockId t = jump_successor(latch), f = fall_successor(latch);
     if (t == kNoBlock || f == kNoBlock) continue;
-    if (!loops_.contains(loop, t)) return t;
-    if (!loops_.contains(loop, f)) return f;
+    // A lone jump on to where another exit jumps as well is a `break` (a
+    // `while True:` body that ends in `if c: break`), not the loop's end.
+    auto end_at = [&](BlockId x) {
+      if (!is_lone_jump(x)) return x;
+      const BlockId to = jump_successor(x);
+      bool other_exit = false;
+      graph_.for_each_predecessor(to, kFlow, [&](const cfg::Edge& e) {
+        other_exit = other_exit || (e.from != x && dom_.dominates(h, e.from) && !loops_.contains(loop, e.from));
+      });
+      return other_exit ? to : x;
+    };
+    if (!loops_.contains(loop, t)) return end_at(t);
+    if (!loops_.contains(loop, f)) return end_at(f);
   }
   BlockId best = kNoBlock;
   for (BlockId to : targets) {
