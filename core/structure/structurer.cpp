@@ -2059,7 +2059,7 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
     // `for ...: break` + `else: return`: the else only ends the frame, and
     // the code after the loop is where the one `break` goes once it popped
     // the iterator.
-    if (!only_ends_frame(exit, std::numeric_limits<std::uint32_t>::max())) return exit;
+    // Where the breaks go once they popped the iterator, if they all go to one place.
     BlockId after = kNoBlock;
     for (const cfg::Block& blk : graph_.blocks()) {
       BlockId x = blk.id;
@@ -2068,6 +2068,14 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
       if (dest == kNoBlock || fall_successor(x) != kNoBlock) continue;
       if (after != kNoBlock && after != dest) return exit;
       after = dest;
+    }
+    if (!only_ends_frame(exit, std::numeric_limits<std::uint32_t>::max())) {
+      // A `raise` in the body leaves the head without a post-dominator; an
+      // else that goes on to where the breaks go still ends there.
+      if (after != kNoBlock && after != exit && after < graph_.size() && pdom_.dominates(after, exit) &&
+          !loops_.contains(loop, after))
+        return after;
+      return exit;
     }
     return after != kNoBlock ? after : exit;
   }
