@@ -71,6 +71,9 @@ struct ClassDef {
 };
 struct Return {
   ExprPtr value;  // may be nullptr
+  // A final `return None` the source wrote (not the implicit one the
+  // compiler adds): kept where trailing returns are dropped.
+  bool written = false;
 };
 struct Delete {
   ExprList targets{};

@@ -41,7 +41,7 @@ StmtList drop_tail_returns(StmtList body, bool keep_lone) {
   if (body.empty()) return body;
   const StmtPtr& last = body.back();
   if (auto* r = last->as<ast::Return>(); r && (!r->value || ast::is_none(r->value))) {
-    if (keep_lone && body.size() == 1) return body;
+    if (r->written || (keep_lone && body.size() == 1)) return body;
     body.pop_back();
     return drop_tail_returns(std::move(body), keep_lone);
   }

@@ -271,6 +271,24 @@ bool Structurer::after_try_copied_here(BlockId b, std::size_t first) {
   return true;
 }
 
+// 3.10+ gives each jump to the implicit final `return None` (it has no
+// line) its own copy; a `return None` block that several branches reach
+// (outside exception handling) was written in the source.
+bool Structurer::shared_final_return(BlockId b) const {
+  if (!lift::version_row(code_.traits->minor).copies_final_return || !(code_.code->flags & kCoOptimized)) return false;
+  auto ins = graph_.instructions(b);
+  const bool lone_return = (ins.size() == 1 && ins[0].op() == Op::RETURN_CONST) ||
+                           (ins.size() == 2 && ins[0].op() == Op::LOAD_CONST && ins[1].op() == Op::RETURN_VALUE);
+  if (!lone_return || graph_.block(b).handler) return false;
+  std::size_t preds = 0;
+  bool plain = true;
+  graph_.for_each_predecessor(b, kFlow, [&](const cfg::Edge& e) {
+    ++preds;
+    plain = plain && !graph_.block(e.from).handler && !graph_.block(e.from).is_handler;
+  });
+  return preds >= 2 && plain;
+}
+
 Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack stack, bool at_header) {
   Seq out;
   out.stack = std::move(stack);
@@ -341,6 +359,12 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
     out.stack = eff.stack;
     switch (eff.term.kind) {
       case TK::Exit:
+        if (shared_final_return(b) && !out.stmts.empty())
+          if (auto* r = out.stmts.back()->as<ast::Return>(); r && (!r->value || ast::is_none(r->value))) {
+            ast::Return written = *r;
+            written.written = true;
+            out.stmts.back() = ast::make_stmt(std::move(written), out.stmts.back()->line);
+          }
         // A module or class body has no return statement: in a loop, a copy
         // of its implicit final `return None` is where a `break` goes.
         if (!(code_.code->flags & kCoOptimized) && !context_.empty() && !out.stmts.empty())
