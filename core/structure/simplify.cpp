@@ -167,6 +167,13 @@ StmtList bottom_test(StmtList body) {
 
 std::optional<StmtPtr> as_assert(const ast::If& i, int version_minor) {
   if (i.body.size() != 1 || !i.orelse.empty()) return std::nullopt;
+  // (The raise already read as `assert False, msg`: its test is this if's.)
+  if (auto* a = i.body[0]->as<ast::Assert>()) {
+    auto* c = a->test->as<ast::Constant>();
+    if (c && c->value && c->value->is<BoolValue>() && !c->value->as<BoolValue>()->value)
+      return ast::assert_(negate(i.test), a->msg);
+    return std::nullopt;
+  }
   auto* r = i.body[0]->as<ast::Raise>();
   if (!r || !r->exc || r->cause) return std::nullopt;
   auto is_ae = [&](const ExprPtr& e) {
@@ -236,6 +243,15 @@ struct Simplifier {
     }
     if (s->is<ast::With>() || s->is<ast::AsyncWith>())
       return ast::map_bodies(s, [&](const StmtList& b) { return body(b); });
+    // LOAD_ASSERTION_ERROR raised with no test before it: `assert False, msg`
+    // (a constant false test jumps nowhere). Not 3.8's plain AssertionError
+    // name, which `raise AssertionError(msg)` loads as well.
+    if (auto* r = s->as<ast::Raise>(); r && r->exc && !r->cause) {
+      const ExprPtr& ae = lift::Lifter::assertion_error();
+      if (r->exc == ae) return ast::assert_(ast::boolean(false), nullptr);
+      if (auto* c = r->exc->as<ast::Call>(); c && c->func == ae && c->args.size() == 1 && c->keywords.empty())
+        return ast::assert_(ast::boolean(false), c->args[0]);
+    }
     return s;
   }
 
