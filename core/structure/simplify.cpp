@@ -129,6 +129,13 @@ std::vector<ExprPtr> conjuncts(const ExprPtr& e) {
 // `while True: body...; if not c: break` with the same c as the enclosing if
 // (or `if not c: return x` when `return x` follows the if: the exit was copied).
 std::optional<StmtPtr> bottom_tested_while(const ast::If& i, const StmtPtr& next = nullptr) {
+  // `if a: if b: while True:` is `if a and b:` (the test before the loop of
+  // `while a and b:`, whose links each got an if).
+  if (i.body.size() == 1 && i.orelse.empty())
+    if (auto* inner = i.body[0]->as<ast::If>();
+        inner && inner->orelse.empty() && inner->body.size() == 1 && inner->body[0]->is<ast::While>())
+      return bottom_tested_while(ast::If{flatten_boolop(ast::BoolOperator::And, i.test, inner->test), inner->body, {}},
+                                 next);
   // An else that is the statement after the if (3.10+ copies a function's
   // final return into the test before the loop) is no else.
   const bool else_is_next = i.orelse.size() == 1 && next && unparse(i.orelse) == unparse(StmtList{next});
@@ -136,12 +143,29 @@ std::optional<StmtPtr> bottom_tested_while(const ast::If& i, const StmtPtr& next
   auto* w = i.body[0]->as<ast::While>();
   if (!w || !is_true(w->test) || !w->orelse.empty() || w->body.empty()) return std::nullopt;
   auto* tail = w->body.back()->as<ast::If>();
-  if (!tail || tail->body.size() != 1 || !tail->orelse.empty()) return std::nullopt;
+  if (!tail || tail->body.size() != 1) return std::nullopt;
+  StmtList body(w->body.begin(), w->body.end() - 1);
+  // `if c: break` written last in the body, then the bottom test, read as
+  // its elif: `if c: break elif not t: break`.
+  if (tail->orelse.size() == 1 && tail->body[0]->is<ast::Break>())
+    if (auto* inner = tail->orelse[0]->as<ast::If>();
+        inner && inner->body.size() == 1 && inner->body[0]->is<ast::Break>() && inner->orelse.empty()) {
+      body.push_back(ast::if_(tail->test, tail->body));
+      tail = inner;
+    }
+  // `while a and b:`'s bottom test read as `if a: (if not b: break) else: break`.
+  ast::If joined_tail;
+  if (tail->orelse.size() == 1 && tail->orelse[0]->is<ast::Break>())
+    if (auto* inner = tail->body[0]->as<ast::If>();
+        inner && inner->body.size() == 1 && inner->body[0]->is<ast::Break>() && inner->orelse.empty()) {
+      joined_tail = ast::If{flatten_boolop(ast::BoolOperator::Or, negate(tail->test), inner->test), inner->body, {}};
+      tail = &joined_tail;
+    }
+  if (!tail->orelse.empty()) return std::nullopt;
   bool exit_copy = next && tail->body[0]->is<ast::Return>() && next->is<ast::Return>() &&
                    unparse(StmtList{tail->body[0]}) == unparse(StmtList{next});
   if (!tail->body[0]->is<ast::Break>() && !exit_copy) return std::nullopt;
   ExprPtr loop_test = negate(tail->test);
-  StmtList body(w->body.begin(), w->body.end() - 1);
   if (same_test(loop_test, i.test)) return ast::while_(i.test, std::move(body));
   // The copy of the test before the loop was read as one condition with the
   // test of an enclosing `if` (`if c: while t:` as `if c and t:`): split it.
