@@ -138,7 +138,7 @@ void Structurer::mark(BlockId b) {
 // the same.)
 // Nothing when the first arm does not end in a return/raise of its own (it
 // jumps to a shared one, say).
-std::optional<bool> Structurer::else_was_written(BlockId orelse, BlockId else_last) const {
+std::optional<bool> Structurer::else_was_written(BlockId body, BlockId orelse, BlockId else_last) const {
   auto dead = [&](BlockId x) { return x < graph_.size() && !graph_.block(x).reachable; };
   if (orelse == 0) return std::nullopt;
   const BlockId arm_end = orelse - 1;
@@ -147,7 +147,16 @@ std::optional<bool> Structurer::else_was_written(BlockId orelse, BlockId else_la
     return std::nullopt;
   }
   std::string_view last = graph_.last_instruction(arm_end).name();
-  if (last == "RAISE_VARARGS") return false;  // (a written else leaves its jump)
+  if (last == "RAISE_VARARGS") return false;  // (a written else leaves its jump, dead)
+  // The same after a break, or a continue that is the whole arm. (An arm with
+  // statements that ends in a jump to the loop head may be the if's own end,
+  // threaded to the head.)
+  if ((last == "JUMP_ABSOLUTE" || last == "JUMP_FORWARD") && !context_.empty()) {
+    const BlockId to = jump_successor(arm_end);
+    if (to == context_.back().follow || (to != kNoBlock && !loops_.contains(context_.back().loop, to)))
+      return false;
+    if (to == context_.back().header && arm_end == body && is_lone_jump(body)) return false;
+  }
   if (last != "RETURN_VALUE") return std::nullopt;
   return else_last != kNoBlock && graph_.last_instruction(else_last).name() == "RETURN_VALUE" &&
          dead(else_last + 1);
@@ -1904,7 +1913,7 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
   std::optional<bool> written_else;
   if (lift::version_row(code_.traits->minor).keeps_dead_code && !then_seq.open && !else_seq.stmts.empty() &&
       !then_seq.stmts.empty() && begin(body) < begin(orelse))
-    written_else = else_was_written(orelse, else_last);
+    written_else = else_was_written(body, orelse, else_last);
   // An empty first arm flips the test, unless it is a block of its own that
   // only jumps on: `if c: pass` + `else:` (a negated test jumps straight on).
   const bool written_pass = body != follow && is_lone_jump(body) && normal_successor(body) == follow;

@@ -143,7 +143,7 @@ class Structurer {
   cfg::BlockId lone_arm_follow(cfg::BlockId t, cfg::BlockId f, cfg::BlockId stop,
                                const std::vector<cfg::BlockId>& around) const;
   bool can_merge_at(cfg::BlockId x) const;
-  std::optional<bool> else_was_written(cfg::BlockId orelse, cfg::BlockId else_last) const;
+  std::optional<bool> else_was_written(cfg::BlockId body, cfg::BlockId orelse, cfg::BlockId else_last) const;
   cfg::BlockId loop_follow(cfg::LoopId loop, cfg::BlockId exit) const;
   std::uint32_t loop_span_end(cfg::LoopId loop) const;
   bool in_current_loop(cfg::BlockId b) const;
