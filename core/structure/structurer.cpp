@@ -1893,9 +1893,12 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
   const bool live_jump_over_else = orelse > 0 && graph_.block(orelse - 1).reachable && !is_lone_jump(body) &&
                                    before_else.op() == Op::JUMP_FORWARD && before_else.jump_target &&
                                    only_ends_frame(orelse, *before_else.jump_target, /*raising=*/true);
-  if (follow == kNoBlock && orelse > 0 && begin(body) < begin(orelse) &&
-      ((lift::version_row(code_.traits->minor).keeps_dead_code && !graph_.block(orelse - 1).reachable) ||
-       live_jump_over_else) &&
+  // (≤3.9: also when the else was taken for what follows the if, the first
+  // arm never reaching it.)
+  const bool dead_jump_over_else =
+      orelse > 0 && lift::version_row(code_.traits->minor).keeps_dead_code && !graph_.block(orelse - 1).reachable;
+  if ((follow == kNoBlock || (follow == orelse && dead_jump_over_else)) && orelse > 0 &&
+      begin(body) < begin(orelse) && (dead_jump_over_else || live_jump_over_else) &&
       graph_.last_instruction(orelse - 1).jump_target) {
     BlockId end = jump_successor(orelse - 1);
     if (end != kNoBlock && begin(end) > begin(orelse) && can_merge_at(end) &&
