@@ -122,6 +122,14 @@ ast::StmtList Structurer::run() {
   return s.stmts;
 }
 
+// Instructions in block `b`, EXTENDED_ARG prefixes not counted.
+std::size_t Structurer::instruction_count(BlockId b) const {
+  const std::uint8_t ext = code_.traits->extended_arg;
+  auto ins = graph_.instructions(b);
+  return static_cast<std::size_t>(
+      std::count_if(ins.begin(), ins.end(), [&](const Instruction& i) { return i.opcode != ext; }));
+}
+
 void Structurer::mark(BlockId b) {
   if (emitted_[b]) fail(b, "block reached twice (unstructured flow)");
   emitted_[b] = true;
@@ -308,7 +316,7 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
     if (!at_header) {
       if (!context_.empty()) {
         const LoopContext& loop = context_.back();
-        if (b == loop.header) {
+        if (loop.continues_at(b)) {
           out.stmts.push_back(ast::continue_());
           out.open = false;
           return out;
@@ -350,8 +358,8 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
         }
         continue;
       }
-      if (loops_.loop_of_header(b) != cfg::kNoLoop &&
-          graph_.last_instruction(b).name() != "SEND") {
+      if (loops_.loop_of_header(b) != cfg::kNoLoop && graph_.last_instruction(b).name() != "SEND" &&
+          !is_rotated_entry(b)) {
         b = structure_loop(b, out);
         if (b == kNoBlock) {
           out.open = false;
@@ -470,7 +478,7 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
             return false;
           };
           if (eff.pop_except && unwinds_outer_then_returns()) break;
-          if (!context_.empty() && b == context_.back().header && written_continue) {
+          if (!context_.empty() && context_.back().continues_at(b) && written_continue) {
             out.stmts.push_back(ast::continue_());
           } else if (!context_.empty() && b == context_.back().follow) {
             out.stmts.push_back(ast::break_());
@@ -745,7 +753,7 @@ bool Structurer::unwinds_to_loop_edge(BlockId b) const {
     if (emitted_[b]) return false;
     BlockId next = normal_successor(b);
     if (next == kNoBlock || (fall_successor(b) != kNoBlock && jump_successor(b) != kNoBlock)) return false;
-    if (next == loop.header || next == loop.follow) return true;
+    if (loop.continues_at(next) || next == loop.follow) return true;
     b = next;
   }
   return false;
@@ -1135,7 +1143,7 @@ std::optional<BlockId> Structurer::else_end(BlockId start, BlockId handler) cons
     BlockId x = work.back();
     work.pop_back();
     bool boundary = graph_.block(x).begin > limit ||
-                    (!context_.empty() && (x == context_.back().header || x == context_.back().follow));
+                    (!context_.empty() && (context_.back().continues_at(x) || x == context_.back().follow));
     if (boundary) {
       if (end != kNoBlock && end != x) return std::nullopt;
       end = x;
@@ -1151,7 +1159,7 @@ std::optional<BlockId> Structurer::else_end(BlockId start, BlockId handler) cons
 std::optional<Structurer::Cond> Structurer::pure_condition(BlockId b, const lift::Stack& stack) {
   if (b == kNoBlock || emitted_[b] || loops_.loop_of_header(b) != cfg::kNoLoop) return std::nullopt;
   if (!in_current_loop(b)) return std::nullopt;
-  if (!context_.empty() && (b == context_.back().header || b == context_.back().follow))
+  if (!context_.empty() && (context_.back().continues_at(b) || b == context_.back().follow))
     return std::nullopt;
   // One way in, or several from the chain being collapsed (`(a and b) or
   // c`: c is reached from a and from b), all branches under its head.
@@ -1186,7 +1194,7 @@ std::optional<Structurer::Cond> Structurer::chained_link(BlockId b, const lift::
                                                          std::vector<BlockId>& used) {
   if (b == kNoBlock || emitted_[b] || loops_.loop_of_header(b) != cfg::kNoLoop || !single_entry(b))
     return std::nullopt;
-  if (!in_current_loop(b) || (!context_.empty() && (b == context_.back().header || b == context_.back().follow)))
+  if (!in_current_loop(b) || (!context_.empty() && (context_.back().continues_at(b) || b == context_.back().follow)))
     return std::nullopt;
   lift::BlockEffect eff;
   try {
@@ -1316,7 +1324,7 @@ Structurer::Cond Structurer::collapse_into(BlockId first, Cond c, const lift::St
 // its header (a jump there is a `continue`).
 bool Structurer::can_merge_at(BlockId x) const {
   if (x == kNoBlock || x >= graph_.size()) return false;
-  return context_.empty() || (x != context_.back().header && in_current_loop(x));
+  return context_.empty() || (!context_.back().continues_at(x) && in_current_loop(x));
 }
 
 BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) const {
@@ -1496,7 +1504,7 @@ ast::ExprPtr Structurer::value_region(BlockId b, const lift::Stack& stack, Block
                                       const lift::Stack& base, std::size_t& depth,
                                       std::vector<BlockId>& seen, int budget) {
   if (budget <= 0 || b == kNoBlock || b == merge || loops_.loop_of_header(b) != cfg::kNoLoop) return nullptr;
-  if (!context_.empty() && (b == context_.back().header || b == context_.back().follow)) return nullptr;
+  if (!context_.empty() && (context_.back().continues_at(b) || b == context_.back().follow)) return nullptr;
   lift::BlockEffect eff;
   try {
     eff = lifter_.run(graph_, b, stack);
@@ -1844,6 +1852,16 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
   if (auto chain = chained_condition(b, c, out.stack)) c = *chain;
   c = collapse(b, c, out.stack);
   BlockId follow = if_follow(b, c.t, c.f, stop);
+  // In a rotated `while c:` (rotated_entry) only a written `continue` jumps
+  // back to the test before the loop: the other arm goes on after the if.
+  if (!context_.empty() && context_.back().entry != kNoBlock) {
+    auto continues = [&](BlockId x) {
+      return x == context_.back().entry ||
+             (x < graph_.size() && fall_successor(x) == kNoBlock && normal_successor(x) == context_.back().entry);
+    };
+    if (continues(c.t) && can_merge_at(c.f)) follow = c.f;
+    else if (continues(c.f) && can_merge_at(c.t)) follow = c.t;
+  }
   ast::ExprPtr test = c.expr;
   BlockId body = c.t, orelse = c.f;
   auto begin = [&](BlockId x) { return graph_.block(x).begin; };
@@ -1858,9 +1876,9 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
   // the source wrote.
   auto is_continue = [&](BlockId x) {
     if (context_.empty() || x == follow) return false;
-    if (x == context_.back().header) return true;
-    return lift::version_row(code_.traits->minor).back_jump_block_is_loop_end && graph_.block(x).size() == 1 &&
-           normal_successor(x) == context_.back().header && fall_successor(x) == kNoBlock;
+    if (context_.back().continues_at(x)) return true;
+    return lift::version_row(code_.traits->minor).back_jump_block_is_loop_end && instruction_count(x) == 1 &&
+           context_.back().continues_at(normal_successor(x)) && fall_successor(x) == kNoBlock;
   };
   // (Not when that negates a test as written and turns `in`/`is` into `not
   // in`/`is not`: the compiler folds `not (a in b)` too, so only `if a not in
@@ -2073,7 +2091,7 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
     // clause around this loop: the loop ends where the breaks go once they
     // popped the iterator.
     auto outer_head = [&](BlockId x) {
-      return std::any_of(context_.begin(), context_.end(), [&](const LoopContext& c) { return c.header == x; });
+      return std::any_of(context_.begin(), context_.end(), [&](const LoopContext& c) { return c.continues_at(x); });
     };
     // (Or the enclosing loop's end, when the else breaks out of it too.)
     auto outer_follow = [&](BlockId x) {
@@ -2119,7 +2137,7 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
   for (BlockId latch : loops_.loop(loop).latches) {
     // 3.12+ puts the back jump in a block of its own after the test: the
     // test is its one predecessor.
-    if (fall_successor(latch) == kNoBlock && graph_.instructions(latch).size() == 1) {
+    if (fall_successor(latch) == kNoBlock && instruction_count(latch) == 1) {
       BlockId test = kNoBlock;
       int preds = 0;
       graph_.for_each_predecessor(latch, kFlow, [&](const cfg::Edge& e) {
@@ -2262,7 +2280,7 @@ BlockId Structurer::structure_async_for(BlockId h, const AsyncForHead& head, Seq
   Item slot = Item::of(Item::Kind::Slot);
   slot.sink = sink;
   body_stack.push_back(slot);
-  context_.push_back({h, follow, loop});
+  context_.push_back(loop_context(h, follow, loop));
   Seq body = sequence(head.body, kNoBlock, body_stack);
   context_.pop_back();
   if (!sink->target()) fail(h, "async for loop without a target");
@@ -2281,6 +2299,38 @@ BlockId Structurer::structure_async_for(BlockId h, const AsyncForHead& head, Seq
     }
   out.stmts.push_back(loop_stmt);
   return follow;
+}
+
+// 3.10–3.13 lay out `while c:` as the test, the body, then a copy of the
+// test that jumps back to the body; a `continue` jumps to the first test. That
+// makes two loops: the body's (headed by its first block) inside one headed by
+// the test, which holds nothing else but the continues' jumps to it. The test
+// is then `loop`'s entry: an if before the loop, and a jump to it a continue.
+BlockId Structurer::rotated_entry(cfg::LoopId loop) const {
+  if (lift::version_row(code_.traits->minor).while_test_at_top) return kNoBlock;
+  const cfg::LoopId outer = loops_.loop(loop).parent;
+  if (outer == cfg::kNoLoop || loops_.loop(outer).children.size() != 1) return kNoBlock;
+  const BlockId test = loops_.loop(outer).header, body = loops_.loop(loop).header;
+  const BlockId fall = fall_successor(test), jump = jump_successor(test);
+  if (fall == kNoBlock || jump == kNoBlock || (fall != body && jump != body)) return kNoBlock;
+  if (loops_.contains(outer, fall == body ? jump : fall)) return kNoBlock;
+  for (BlockId x : loops_.loop(outer).own_blocks) {
+    if (x == test) continue;
+    std::size_t succ = 0;
+    bool to_test = true;
+    graph_.for_each_successor(x, kFlow, [&](const cfg::Edge& e) {
+      ++succ;
+      to_test = to_test && e.to == test;
+    });
+    if (succ != 1 || !to_test) return kNoBlock;
+  }
+  return test;
+}
+
+bool Structurer::is_rotated_entry(BlockId b) const {
+  const cfg::LoopId outer = loops_.loop_of_header(b);
+  if (outer == cfg::kNoLoop || loops_.loop(outer).children.size() != 1) return false;
+  return rotated_entry(loops_.loop(outer).children[0]) == b;
 }
 
 BlockId Structurer::structure_loop(BlockId h, Seq& out) {
@@ -2303,7 +2353,7 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
     Item slot = Item::of(Item::Kind::Slot);
     slot.sink = sink;
     body_stack.push_back(slot);
-    context_.push_back({h, follow, loop});
+    context_.push_back(loop_context(h, follow, loop));
     Seq body = sequence(fall_successor(h), kNoBlock, body_stack);
     context_.pop_back();
     if (!sink->target()) fail(h, "for loop without a target");
@@ -2326,7 +2376,7 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
   if (!last.jump_target || graph_.last_instruction(h).name().find("JUMP_IF") == std::string_view::npos ||
       graph_.last_instruction(h).name().find("OR_POP") != std::string_view::npos) {
     BlockId follow = loop_follow(loop, kNoBlock);
-    context_.push_back({h, follow, loop});
+    context_.push_back(loop_context(h, follow, loop));
     Seq body = sequence(h, kNoBlock, out.stack, true);
     context_.pop_back();
     out.stmts.push_back(ast::while_(ast::boolean(true), strip_trailing_continue(body.stmts)));
@@ -2342,7 +2392,7 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
   bool exits = false;
   if (eff.stmts.empty() && eff.term.kind == TK::Branch && top_test) {
     c = eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
-    context_.push_back({h, kNoBlock, loop});
+    context_.push_back(loop_context(h, kNoBlock, loop));
     chain_head_ = h;
     c = collapse_into(h, c, eff.stack, used, 0);
     chain_head_ = kNoBlock;
@@ -2356,7 +2406,7 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
   }
   if (!exits) {
     BlockId follow = loop_follow(loop, kNoBlock);
-    context_.push_back({h, follow, loop});
+    context_.push_back(loop_context(h, follow, loop));
     Seq body = sequence(h, kNoBlock, out.stack, true);
     context_.pop_back();
     out.stmts.push_back(ast::while_(ast::boolean(true), strip_trailing_continue(body.stmts)));
@@ -2368,7 +2418,7 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
   BlockId body_block = c.t, exit = c.f;
   if (!loops_.contains(loop, body_block)) std::swap(body_block, exit), test = negate(test);
   BlockId follow = loop_follow(loop, exit);
-  context_.push_back({h, follow, loop});
+  context_.push_back(loop_context(h, follow, loop));
   Seq body = sequence(body_block, kNoBlock, eff.stack);
   context_.pop_back();
   Seq orelse;

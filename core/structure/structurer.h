@@ -65,6 +65,11 @@ class Structurer {
     cfg::BlockId header;
     cfg::BlockId follow;
     cfg::LoopId loop;
+    // 3.10–3.13 `while c:` with a `continue`: the test before the loop, where
+    // the continue jumps (rotated_entry). kNoBlock otherwise.
+    cfg::BlockId entry = cfg::kNoBlock;
+    // Where a jump is a `continue`.
+    bool continues_at(cfg::BlockId b) const { return b == header || (entry != cfg::kNoBlock && b == entry); }
   };
   struct Cond {
     ast::ExprPtr expr;
@@ -106,6 +111,11 @@ class Structurer {
   cfg::BlockId structure_keep(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
                               bool pop_in_block);
   cfg::BlockId structure_loop(cfg::BlockId h, Seq& out);
+  cfg::BlockId rotated_entry(cfg::LoopId loop) const;
+  bool is_rotated_entry(cfg::BlockId b) const;
+  LoopContext loop_context(cfg::BlockId h, cfg::BlockId follow, cfg::LoopId loop) const {
+    return LoopContext{h, follow, loop, rotated_entry(loop)};
+  }
   struct AsyncForHead {
     cfg::BlockId anext = cfg::kNoBlock;  // the block that awaits anext(): its handler ends the loop
     cfg::BlockId body = cfg::kNoBlock;   // where the next item is on the stack
@@ -151,6 +161,7 @@ class Structurer {
   cfg::BlockId fall_successor(cfg::BlockId b) const;
   cfg::BlockId jump_successor(cfg::BlockId b) const;
   cfg::BlockId normal_successor(cfg::BlockId b) const;
+  std::size_t instruction_count(cfg::BlockId b) const;
   void mark(cfg::BlockId b);
   void check_handlers() const;
   [[noreturn]] void fail(cfg::BlockId b, const std::string& what) const;
