@@ -2133,6 +2133,17 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
     }
     return after != kNoBlock ? after : exit;
   }
+  // A lone jump on to where another exit jumps as well is a `break` (a
+  // `while True:` body that ends in `if c: break`), not the loop's end.
+  auto end_at = [&](BlockId x) {
+    if (!is_lone_jump(x)) return x;
+    const BlockId to = jump_successor(x);
+    bool other_exit = false;
+    graph_.for_each_predecessor(to, kFlow, [&](const cfg::Edge& e) {
+      other_exit = other_exit || (e.from != x && dom_.dominates(h, e.from) && !loops_.contains(loop, e.from));
+    });
+    return other_exit ? to : x;
+  };
   // A bottom test (3.10–3.13 `while c:`): its exit is where the loop ends.
   for (BlockId latch : loops_.loop(loop).latches) {
     // 3.12+ puts the back jump in a block of its own after the test: the
@@ -2148,17 +2159,6 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
     }
     BlockId t = jump_successor(latch), f = fall_successor(latch);
     if (t == kNoBlock || f == kNoBlock) continue;
-    // A lone jump on to where another exit jumps as well is a `break` (a
-    // `while True:` body that ends in `if c: break`), not the loop's end.
-    auto end_at = [&](BlockId x) {
-      if (!is_lone_jump(x)) return x;
-      const BlockId to = jump_successor(x);
-      bool other_exit = false;
-      graph_.for_each_predecessor(to, kFlow, [&](const cfg::Edge& e) {
-        other_exit = other_exit || (e.from != x && dom_.dominates(h, e.from) && !loops_.contains(loop, e.from));
-      });
-      return other_exit ? to : x;
-    };
     if (!loops_.contains(loop, t)) return end_at(t);
     if (!loops_.contains(loop, f)) return end_at(f);
   }
@@ -2176,7 +2176,7 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
     for (BlockId to : targets)
       if (!dead_end(to) && (dead_end(best) || graph_.block(to).begin < graph_.block(best).begin))
         best = to;
-  return best;
+  return best != kNoBlock ? end_at(best) : best;
 }
 
 // A loop that appends to an empty display just below its iterator is a
