@@ -2071,11 +2071,70 @@ std::uint32_t Structurer::loop_span_end(cfg::LoopId loop) const {
   return end;
 }
 
+// The last of two or more copies of one small `return` that the paths out of
+// `loop` end in (each break's copy of the code after the loop), or kNoBlock.
+BlockId Structurer::copied_return_after(cfg::LoopId loop) const {
+  const BlockId h = loops_.loop(loop).header;
+  // (Not a loop with a bottom test: a rotated `while c:`, whose copies the
+  // test before the loop shares.)
+  for (BlockId latch : loops_.loop(loop).latches) {
+    if (fall_successor(latch) != kNoBlock) return kNoBlock;
+    bool tested = false;
+    graph_.for_each_predecessor(latch, kFlow, [&](const cfg::Edge& e) {
+      tested = tested || (fall_successor(e.from) == latch && jump_successor(e.from) != kNoBlock);
+    });
+    if (tested) return kNoBlock;
+  }
+  auto returns = [&](BlockId x) {
+    const Op op = graph_.last_instruction(x).op();
+    return dead_end(x) && (op == Op::RETURN_VALUE || op == Op::RETURN_CONST);
+  };
+  std::vector<BlockId> exits;
+  for (const cfg::Block& blk : graph_.blocks())
+    if (blk.reachable && !loops_.contains(loop, blk.id) && dom_.dominates(h, blk.id) && returns(blk.id))
+      exits.push_back(blk.id);
+  if (exits.size() < 2) return kNoBlock;
+  auto code = [&](BlockId x) {
+    std::vector<std::pair<std::uint8_t, std::uint32_t>> out;
+    for (const Instruction& i : graph_.instructions(x))
+      if (i.op() != Op::NOP && i.opcode != code_.traits->extended_arg) out.emplace_back(i.opcode, i.arg);
+    return out;
+  };
+  // The whole copy: the shortest (the others unwind first), the last of those.
+  BlockId last = exits.front();
+  for (BlockId x : exits)
+    if (code(x).size() <= code(last).size()) last = x;
+  const Op first = graph_.instructions(last).front().op();
+  if (code(last).size() > 4 || first == Op::POP_EXCEPT || first == Op::POP_TOP) return kNoBlock;
+  // (Not `return None`: a written `return` in the loop reads the same.)
+  const Instruction& ret = graph_.last_instruction(last);
+  auto is_none = [&](const Instruction& i) {
+    ObjectRef c = resolve_argument(code_, i).constant;
+    return c && c->is<NoneValue>();
+  };
+  if ((ret.op() == Op::RETURN_CONST && is_none(ret)) || code(last).size() == 1) return kNoBlock;
+  const auto original = code(last);
+  for (BlockId x : exits) {
+    const auto mine = code(x);
+    if (mine.size() < original.size() || !std::equal(original.begin(), original.end(), mine.end() - original.size()))
+      return kNoBlock;
+  }
+  return last;
+}
+
 BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
   BlockId h = loops_.loop(loop).header;
   std::vector<BlockId> targets;
   for (std::uint32_t e : loops_.exits(graph_, loop))
     if (graph_.edge(e).kind != EdgeKind::Exception) targets.push_back(graph_.edge(e).to);
+  // 3.12+ copies a small block that ends the frame into every jump to it: a
+  // loop whose code after it is `return x` has that at each break (after
+  // the POP_EXCEPT or POP_TOP the break needs). The last whole copy stands
+  // for the code after the loop.
+  if (exit == kNoBlock && lift::version_row(code_.traits->minor).inlines_small_exits &&
+      std::all_of(targets.begin(), targets.end(), [&](BlockId to) { return dead_end(to); })) {
+    if (BlockId last = copied_return_after(loop); last != kNoBlock) return last;
+  }
   // Code after the loop is laid out after it; an exit inside the loop's span
   // is the body's own `return`/`raise`. When every exit of a loop without a
   // test is such code, the loop never ends normally: no follow.

@@ -155,6 +155,7 @@ class Structurer {
   bool can_merge_at(cfg::BlockId x) const;
   std::optional<bool> else_was_written(cfg::BlockId body, cfg::BlockId orelse, cfg::BlockId else_last) const;
   cfg::BlockId loop_follow(cfg::LoopId loop, cfg::BlockId exit) const;
+  cfg::BlockId copied_return_after(cfg::LoopId loop) const;
   std::uint32_t loop_span_end(cfg::LoopId loop) const;
   bool in_current_loop(cfg::BlockId b) const;
   bool copies_block(cfg::BlockId b, cfg::BlockId original) const;
