@@ -2172,11 +2172,22 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
     // `for ...: break` + `else: return`: the else only ends the frame, and
     // the code after the loop is where the one `break` goes once it popped
     // the iterator.
-    // Where the breaks go once they popped the iterator, if they all go to one place.
+    // Where the breaks go once they popped the iterator, if they all go to
+    // one place (in a for loop, the statements before the break may share
+    // the block).
+    const bool for_loop = graph_.last_instruction(h).op() == Op::FOR_ITER;
+    auto breaks = [&](BlockId x) {
+      if (pops_then_jumps(x)) return true;
+      auto ins = graph_.instructions(x);
+      const BlockId to = jump_successor(x);
+      return for_loop && ins.size() >= 2 && ins[ins.size() - 2].op() == Op::POP_TOP &&
+             fall_successor(x) == kNoBlock && to != kNoBlock && graph_.block(to).begin > graph_.block(x).begin &&
+             loops_.innermost(x) == loops_.loop(loop).parent && !dom_.dominates(exit, x);
+    };
     BlockId after = kNoBlock;
     for (const cfg::Block& blk : graph_.blocks()) {
       BlockId x = blk.id;
-      if (!blk.reachable || loops_.contains(loop, x) || !dom_.dominates(h, x) || !pops_then_jumps(x)) continue;
+      if (!blk.reachable || loops_.contains(loop, x) || !dom_.dominates(h, x) || !breaks(x)) continue;
       BlockId dest = jump_successor(x);
       if (dest == kNoBlock || fall_successor(x) != kNoBlock) continue;
       if (after != kNoBlock && after != dest) return exit;
