@@ -147,8 +147,35 @@ StmtList Driver::body_or_fallback(const std::shared_ptr<const CodeObject>& code,
     }
     out.push_back(ast::raise_(ast::call(ast::name("RuntimeError"),
                                         {ast::string("unveil could not decompile " + name)})));
+    if (kind == BodyKind::Function && lift::version_row(version_.minor).static_attributes)
+      for (const std::string& attr : stored_self_attributes(code))
+        out.push_back(ast::assign(ast::attribute(ast::name(code->varnames[0]), attr, ast::ExprContext::Store),
+                                  ast::none()));
     return out;
   }
+}
+
+// 3.13+: the attributes a method stores on its first argument (`self.x = v`),
+// which its class lists in __static_attributes__. A method that falls back
+// keeps them as unreachable stores after its raise, so the class stays the
+// same (the compiler collects them before it drops dead code).
+std::vector<std::string> Driver::stored_self_attributes(const std::shared_ptr<const CodeObject>& code) const {
+  std::set<std::string> names;
+  if (code->argcount < 1 || code->varnames.empty()) return {};
+  try {
+    DecodedCode decoded = decode(code, version_, kInstructionsOnly);
+    const auto& ins = decoded.instructions;
+    for (std::size_t k = 1; k < ins.size(); ++k) {
+      if (!ins[k].info || ins[k].op() != Op::STORE_ATTR || !ins[k - 1].info) continue;
+      const ResolvedArg self = resolve_argument(decoded, ins[k - 1]);
+      const Op load = ins[k - 1].op();
+      const std::string& loaded = load == Op::LOAD_FAST_LOAD_FAST ? self.second : self.text;
+      if ((load == Op::LOAD_FAST || load == Op::LOAD_FAST_LOAD_FAST) && loaded == code->varnames[0])
+        names.insert(resolve_argument(decoded, ins[k]).text);
+    }
+  } catch (const Error&) {
+  }
+  return {names.begin(), names.end()};
 }
 
 ast::StmtPtr Driver::define_function(const lift::FunctionValue& f, const std::string& name) {

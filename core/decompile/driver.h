@@ -29,6 +29,7 @@ class Driver : public lift::Definer {
   std::string stored_name(const std::string& name) const override;
 
  private:
+  std::vector<std::string> stored_self_attributes(const std::shared_ptr<const CodeObject>& code) const;
   ast::StmtList body_uncached(const std::shared_ptr<const CodeObject>& code, BodyKind kind);
 
   const VersionTraits& version_;
