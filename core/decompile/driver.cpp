@@ -96,8 +96,32 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
     stmts = drop_else_return_none(std::move(stmts));
   stmts = structure::simplify(stmts, version_.minor, whole);
   switch (kind) {
-    case BodyKind::Module:
-      return tidy_module_body(std::move(stmts));
+    case BodyKind::Module: {
+      stmts = tidy_module_body(std::move(stmts));
+      // Module code stores or loads a name as a global only when something
+      // declared it `global` (a function's declaration counts for the whole
+      // module); `global x` at the top does the same and changes no function.
+      std::set<std::string> declared;
+      for (const Instruction& ins : decoded.instructions)
+        if (ins.info && (ins.op() == Op::STORE_GLOBAL || ins.op() == Op::LOAD_GLOBAL || ins.op() == Op::DELETE_GLOBAL))
+          declared.insert(resolve_argument(decoded, ins).text);
+      if (declared.empty()) return stmts;
+      std::size_t at = 0;  // after the docstring and `from __future__` imports
+      auto is_doc = [](const ast::StmtPtr& st) {
+        auto* e = st->as<ast::ExprStmt>();
+        auto* c = e ? e->value->as<ast::Constant>() : nullptr;
+        return c && c->value && c->value->is<StrValue>();
+      };
+      if (at < stmts.size() && is_doc(stmts[at])) ++at;
+      while (at < stmts.size()) {
+        auto* f = stmts[at]->as<ast::ImportFrom>();
+        if (!f || f->module != "__future__") break;
+        ++at;
+      }
+      stmts.insert(stmts.begin() + std::ptrdiff_t(at),
+                   ast::global(std::vector<std::string>(declared.begin(), declared.end())));
+      return stmts;
+    }
     case BodyKind::Class:
       return tidy_class_body(std::move(stmts));
     case BodyKind::Function: {
