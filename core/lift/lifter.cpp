@@ -833,6 +833,17 @@ bool rotation_is_swap(State& s, std::size_t n) {
       loaded += 2;
       continue;
     }
+    // A target's index may be computed (`a[n - 1]`): a binary operation makes
+    // two loaded values one, a unary one keeps one.
+    if (name.starts_with("BINARY_") && name != "BINARY_SLICE") {
+      if (loaded < 2) return false;
+      --loaded;
+      continue;
+    }
+    if (name.starts_with("UNARY_")) {
+      if (loaded < 1) return false;
+      continue;
+    }
     if (name == "LOAD_ATTR") {  // not a method load (3.12+: flag bit 0)
       ResolvedArg a = resolve_argument(s.code, s.ins[k]);
       if (loaded == 0 || (a.kind == ArgKind::NameShift1 && (a.number & 1))) return false;
