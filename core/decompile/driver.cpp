@@ -101,10 +101,14 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
       // Module code stores or loads a name as a global only when something
       // declared it `global` (a function's declaration counts for the whole
       // module); `global x` at the top does the same and changes no function.
+      // (Not 3.8's `assert`, which loads AssertionError with LOAD_GLOBAL.)
       std::set<std::string> declared;
-      for (const Instruction& ins : decoded.instructions)
-        if (ins.info && (ins.op() == Op::STORE_GLOBAL || ins.op() == Op::LOAD_GLOBAL || ins.op() == Op::DELETE_GLOBAL))
-          declared.insert(resolve_argument(decoded, ins).text);
+      for (const Instruction& ins : decoded.instructions) {
+        if (!ins.info || (ins.op() != Op::STORE_GLOBAL && ins.op() != Op::LOAD_GLOBAL && ins.op() != Op::DELETE_GLOBAL))
+          continue;
+        std::string n = resolve_argument(decoded, ins).text;
+        if (!(ins.op() == Op::LOAD_GLOBAL && n == "AssertionError")) declared.insert(std::move(n));
+      }
       if (declared.empty()) return stmts;
       std::size_t at = 0;  // after the docstring and `from __future__` imports
       auto is_doc = [](const ast::StmtPtr& st) {

@@ -30,9 +30,9 @@ struct VersionRow {
   bool copies_final_return;         // 3.10+: each jump to the implicit final `return None` gets its own copy
   bool finally_subroutine;          // 3.8: one finally body, run by BEGIN_FINALLY/CALL_FINALLY (3.9+: copied)
   bool inlines_small_exits;         // 3.12+: a jump to a small block that ends the frame gets its own copy
-  bool filter_jump_by_line;
-  bool static_attributes;           // 3.13+: a class records the `self.x` its methods store (__static_attributes__)         // 3.12: a comprehension filter's failing jump goes straight back to the
+  bool filter_jump_by_line;         // 3.12: a comprehension filter's failing jump goes straight back to the
                                     // loop head only when the test is on the element's line
+  bool static_attributes;           // 3.13+: a class records the `self.x` its methods store (__static_attributes__)
 };
 
 const VersionRow& version_row(int minor);

@@ -272,20 +272,19 @@ Structurer::Seq Structurer::sequence(BlockId b, BlockId stop, lift::Stack stack,
 // goes on to leave the frame, holds from instruction `first` on the copy of
 // the code after a try whose body never goes on (Clause::tail), at the
 // clause's own level.
-bool Structurer::after_try_copied_here(BlockId b, std::size_t first) {
-  if (clauses_.empty() || !lift::version_row(code_.traits->minor).inlines_small_exits) return false;
+std::optional<ast::StmtList> Structurer::after_try_copied_here(BlockId b, std::size_t first) {
+  if (clauses_.empty() || !lift::version_row(code_.traits->minor).inlines_small_exits) return std::nullopt;
   const Clause& clause = clauses_.back();
   if (clause.finally || clause.after_try != kNoBlock || clause.exit != kNoBlock || clause.tail_block != kNoBlock ||
       depth_ != clause.depth)
-    return false;
+    return std::nullopt;
   // A copy needs nothing from the stack; `return v` written in the clause
   // computes v before POP_EXCEPT (SWAP keeps it above the exception).
   try {
-    lifter_.run(graph_, b, {}, first, graph_.instructions(b).size());
+    return lifter_.run(graph_, b, {}, first, graph_.instructions(b).size()).stmts;
   } catch (const Error&) {
-    return false;
+    return std::nullopt;
   }
-  return true;
 }
 
 // 3.10+ gives each jump to the implicit final `return None` (it has no
@@ -413,12 +412,11 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
             keep_before_copy();
             clauses_.back().exit = clauses_.back().after_try;
             return out;
-          } else if (after_try_copied_here(b, copy)) {
-            // A try whose body never goes on: what follows POP_EXCEPT is the
-            // code after the try, copied.
+          } else if (auto tail = after_try_copied_here(b, copy)) {
+            // A try whose body never goes on: what follows POP_EXCEPT (and
+            // the unbinding of `except E as e`) is the code after the try, copied.
             Clause& clause = clauses_.back();
-            const std::size_t n = eff.stmts.size() - eff.stmts_before_pop_except;
-            clause.tail.assign(out.stmts.end() - static_cast<std::ptrdiff_t>(n), out.stmts.end());
+            clause.tail = std::move(*tail);
             clause.tail_block = b;
             clause.tail_first = copy;
             keep_before_copy();
@@ -935,12 +933,13 @@ Structurer::Seq Structurer::clause_body(BlockId start, lift::Stack stack, BlockI
   clauses_.pop_back();
   if (done.tail_block != kNoBlock) {
     if (tail.block == kNoBlock) {
-      tail = TailCopy{done.tail_block, done.tail_first, std::move(done.tail), {}};
+      tail.block = done.tail_block;
+      tail.first = done.tail_first;
     } else if (!same_code(graph_.instructions(tail.block).subspan(tail.first),
                           graph_.instructions(done.tail_block).subspan(done.tail_first))) {
-      fail(start, "except clauses end in different code");
+      tail.same = false;
     }
-    tail.handlers.push_back(handler_index);
+    tail.handlers.emplace_back(handler_index, std::move(done.tail));
   }
   if (exit != kNoBlock) {
     if (join != kNoBlock && join != exit) fail(start, "except clauses end at different places");
@@ -1116,14 +1115,16 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
     }
   }
   if (tail.block != kNoBlock) {
-    if (join == kNoBlock && done.exit == kNoBlock) {
+    if (tail.same && join == kNoBlock && done.exit == kNoBlock) {
       // The code after the try, once.
       out.stmts.push_back(ast::try_(body.stmts, handlers, orelse));
-      out.stmts.insert(out.stmts.end(), tail.stmts.begin(), tail.stmts.end());
+      const ast::StmtList& once = tail.handlers.front().second;
+      out.stmts.insert(out.stmts.end(), once.begin(), once.end());
       return kNoBlock;
     }
-    for (std::size_t k : tail.handlers)  // the try goes on elsewhere: each copy stays where it is
-      handlers[k].body.insert(handlers[k].body.end(), tail.stmts.begin(), tail.stmts.end());
+    // The try goes on elsewhere, or the clauses end differently (each
+    // `return` written in its clause): each stays where it is.
+    for (auto& [k, stmts] : tail.handlers) handlers[k].body.insert(handlers[k].body.end(), stmts.begin(), stmts.end());
   }
   out.stmts.push_back(ast::try_(body.stmts, handlers, orelse));
   out.stack = after_stack;
@@ -2180,7 +2181,11 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
       if (pops_then_jumps(x)) return true;
       auto ins = graph_.instructions(x);
       const BlockId to = jump_successor(x);
-      return for_loop && ins.size() >= 2 && ins[ins.size() - 2].op() == Op::POP_TOP &&
+      bool from_body = false;  // entered from the loop itself, as a break is
+      graph_.for_each_predecessor(x, kFlow, [&](const cfg::Edge& e) {
+        from_body = from_body || loops_.contains(loop, e.from);
+      });
+      return for_loop && from_body && ins.size() >= 2 && ins[ins.size() - 2].op() == Op::POP_TOP &&
              fall_successor(x) == kNoBlock && to != kNoBlock && graph_.block(to).begin > graph_.block(x).begin &&
              loops_.innermost(x) == loops_.loop(loop).parent && !dom_.dominates(exit, x);
     };

@@ -55,10 +55,10 @@ class Structurer {
   };
   // The copies of the code after a try that its clauses end with (Clause::tail).
   struct TailCopy {
-    cfg::BlockId block = cfg::kNoBlock;
+    cfg::BlockId block = cfg::kNoBlock;  // the first copy
     std::size_t first = 0;
-    ast::StmtList stmts;
-    std::vector<std::size_t> handlers;  // the clauses (by index) that end with it
+    bool same = true;  // every copy is the same code (else each was written in its clause)
+    std::vector<std::pair<std::size_t, ast::StmtList>> handlers;  // clause index, its copy
   };
   enum class HandlerKind { Except, Finally, With };
   struct LoopContext {
@@ -103,7 +103,7 @@ class Structurer {
   Seq clause_body(cfg::BlockId start, lift::Stack stack, cfg::BlockId& join, cfg::BlockId after_try,
                   TailCopy& tail, std::size_t handler_index);
   bool shared_final_return(cfg::BlockId b) const;
-  bool after_try_copied_here(cfg::BlockId b, std::size_t first);
+  std::optional<ast::StmtList> after_try_copied_here(cfg::BlockId b, std::size_t first);
   bool copies_block_from(cfg::BlockId b, std::size_t first, cfg::BlockId original) const;
   bool breaks_into_copy(cfg::BlockId b, cfg::BlockId follow, const lift::Stack& stack) const;
   std::optional<cfg::BlockId> else_end(cfg::BlockId start, cfg::BlockId handler) const;

@@ -35,7 +35,7 @@ class X:
 
 
 def main():
-    out = [a6(None), a6(X()), runcall(1, 2), runcall(func=3)]
+    out = [a6(None), a6(X()), runcall(1, 2), runcall(1, func=3)]
     for args in ((), (1,)):
         try:
             runcall(*args)

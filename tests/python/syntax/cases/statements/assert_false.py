@@ -1,4 +1,4 @@
-# min: 3.9
+# min: 3.8
 def pick(x):
     if x == 1:
         return 2
