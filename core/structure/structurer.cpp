@@ -190,17 +190,41 @@ BlockId Structurer::normal_successor(BlockId b) const {
 // 3.12+ copies a small exit block into the paths that reach it (PEP 626):
 // a block with the same instructions as `original` is that block.
 namespace {
+// A run of instructions as (opcode, arg) pairs, NOPs and EXTENDED_ARG left out.
+std::vector<std::pair<std::uint8_t, std::uint32_t>> code_of(std::span<const Instruction> ins) {
+  std::vector<std::pair<std::uint8_t, std::uint32_t>> out;
+  for (const Instruction& i : ins)
+    if (i.name() != "NOP" && i.name() != "EXTENDED_ARG") out.emplace_back(i.opcode, i.arg);
+  return out;
+}
 // Two runs of instructions that are the same code (NOPs and EXTENDED_ARG aside).
-bool same_code(std::span<const Instruction> a, std::span<const Instruction> b) {
-  auto strip = [](std::span<const Instruction> ins) {
-    std::vector<std::pair<std::uint8_t, std::uint32_t>> out;
-    for (const Instruction& i : ins)
-      if (i.name() != "NOP" && i.name() != "EXTENDED_ARG") out.emplace_back(i.opcode, i.arg);
-    return out;
-  };
-  return strip(a) == strip(b);
+bool same_code(std::span<const Instruction> a, std::span<const Instruction> b) { return code_of(a) == code_of(b); }
+
+// `except E as e`'s cleanup at instruction k: e = None; del e.
+bool unbinds_name_at(std::span<const Instruction> ins, std::size_t k) {
+  return k + 2 < ins.size() && ins[k].op() == Op::LOAD_CONST && ins[k + 1].name().starts_with("STORE_") &&
+         ins[k + 2].name().starts_with("DELETE_") && ins[k + 1].arg == ins[k + 2].arg;
+}
+
+// POP_TOP just before the block's last instruction: a for loop's `break`
+// pops the iterator then jumps, after the statements before it.
+bool pops_before_last(const cfg::Graph& g, BlockId x) {
+  auto ins = g.instructions(x);
+  return ins.size() >= 2 && ins[ins.size() - 2].op() == Op::POP_TOP;
 }
 }  // namespace
+
+// `return` or `return None`, else nullptr.
+const ast::Return* return_none(const ast::StmtPtr& s) {
+  auto* r = s->as<ast::Return>();
+  return r && (!r->value || ast::is_none(r->value)) ? r : nullptr;
+}
+
+// Whether the instruction loads the constant None.
+bool Structurer::loads_none(const Instruction& i) const {
+  ObjectRef c = resolve_argument(code_, i).constant;
+  return c && c->is<NoneValue>();
+}
 
 bool Structurer::copies_block(BlockId b, BlockId original) const {
   if (b == kNoBlock || original == kNoBlock || b == original) return false;
@@ -375,20 +399,20 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
     out.stack = eff.stack;
     switch (eff.term.kind) {
       case TK::Exit:
-        if (shared_final_return(b) && !out.stmts.empty())
-          if (auto* r = out.stmts.back()->as<ast::Return>(); r && (!r->value || ast::is_none(r->value))) {
+        if (const ast::Return* r = out.stmts.empty() ? nullptr : return_none(out.stmts.back())) {
+          if (shared_final_return(b)) {
             ast::Return written = *r;
             written.written = true;
             out.stmts.back() = ast::make_stmt(std::move(written), out.stmts.back()->line);
           }
-        // A module or class body has no return statement: in a loop, a copy
-        // of its implicit final `return None` is where a `break` goes.
-        if (!(code_.code->flags & kCoOptimized) && !context_.empty() && !out.stmts.empty())
-          if (auto* r = out.stmts.back()->as<ast::Return>(); r && (!r->value || ast::is_none(r->value))) {
+          // A module or class body has no return statement: in a loop, a copy
+          // of its implicit final `return None` is where a `break` goes.
+          if (!(code_.code->flags & kCoOptimized) && !context_.empty()) {
             out.stmts.back() = ast::break_();
             out.open = false;
             return out;
           }
+        }
         // 3.12+ copies what follows an except clause (the code after its loop
         // or its try, when that only ends the frame) into the clause, after
         // its POP_EXCEPT: that is `break`, or the clause's end.
@@ -398,11 +422,7 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
           };
           // (`except E as e:` unbinds e first: e = None; del e.)
           std::size_t copy = eff.after_pop_except;
-          if (auto ins = graph_.instructions(b); copy + 3 < ins.size() && ins[copy].op() == Op::LOAD_CONST &&
-                                                 ins[copy + 1].name().starts_with("STORE_") &&
-                                                 ins[copy + 2].name().starts_with("DELETE_") &&
-                                                 ins[copy + 1].arg == ins[copy + 2].arg)
-            copy += 3;
+          if (auto ins = graph_.instructions(b); copy + 3 < ins.size() && unbinds_name_at(ins, copy)) copy += 3;
           if (!context_.empty() && copies_block_from(b, copy, context_.back().follow)) {
             keep_before_copy();
             out.stmts.push_back(ast::break_());
@@ -441,11 +461,8 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
           auto clause_ends_here = [&] {
             if (prev + 1 >= graph_.size()) return true;
             auto next = graph_.instructions(prev + 1);
-            const bool unbinds_name =  // `except E as e`'s cleanup: e = None; del e; reraise
-                next.size() >= 3 && next[0].name() == "LOAD_CONST" && next[1].name().starts_with("STORE_") &&
-                next[2].name().starts_with("DELETE_");
             return !next.empty() && (next.front().name() == "END_FINALLY" || next.front().name() == "RERAISE" ||
-                                     unbinds_name || is_exc_match_block(graph_, prev + 1));
+                                     unbinds_name_at(next, 0) || is_exc_match_block(graph_, prev + 1));
           };
           const bool written_continue =
               !lift::version_row(code_.traits->minor).keeps_dead_code ||
@@ -621,10 +638,6 @@ bool Structurer::dead_end(BlockId b) const {
 bool Structurer::unwinds_then_returns(BlockId b) const {
   bool exit_call = false;
   const Instruction* previous = nullptr;
-  auto is_none = [&](const Instruction& i) {
-    ObjectRef c = resolve_argument(code_, i).constant;
-    return c && c->is<NoneValue>();
-  };
   for (int guard = 0; guard < 8 && b != kNoBlock; ++guard) {
     for (const Instruction& i : graph_.instructions(b)) {
       switch (i.op()) {
@@ -637,9 +650,9 @@ bool Structurer::unwinds_then_returns(BlockId b) const {
         case Op::BEGIN_FINALLY: case Op::WITH_CLEANUP_FINISH: case Op::POP_FINALLY:
           break;
         case Op::RETURN_CONST:
-          return exit_call && !is_none(i);
+          return exit_call && !loads_none(i);
         case Op::RETURN_VALUE:
-          return exit_call && !(previous && previous->op() == Op::LOAD_CONST && is_none(*previous));
+          return exit_call && !(previous && previous->op() == Op::LOAD_CONST && loads_none(*previous));
         case Op::NOP: case Op::POP_BLOCK: case Op::SWAP: case Op::ROT_TWO: case Op::LOAD_CONST:
         case Op::DUP_TOP: case Op::POP_TOP: case Op::EXTENDED_ARG: case Op::JUMP_FORWARD:
         case Op::JUMP_ABSOLUTE: case Op::JUMP_BACKWARD: case Op::JUMP_BACKWARD_NO_INTERRUPT:
@@ -813,7 +826,7 @@ namespace {
 // `body` without the `return None` that ends it and each arm of its last if.
 ast::StmtList without_return_none(ast::StmtList body) {
   if (body.empty()) return body;
-  if (auto* r = body.back()->as<ast::Return>(); r && (!r->value || ast::is_none(r->value))) {
+  if (return_none(body.back())) {
     body.pop_back();
     return without_return_none(std::move(body));
   }
@@ -926,7 +939,7 @@ ast::StmtList drop_exception_unbind(const ast::StmtList& body, const std::string
 
 Structurer::Seq Structurer::clause_body(BlockId start, lift::Stack stack, BlockId& join, BlockId after_try,
                                         TailCopy& tail, std::size_t handler_index) {
-  clauses_.push_back({kNoBlock, false, after_try, depth_ + 1});
+  clauses_.push_back(Clause{.after_try = after_try, .depth = depth_ + 1});
   Seq s = sequence(start, kNoBlock, std::move(stack));
   BlockId exit = clauses_.back().exit;
   Clause done = std::move(clauses_.back());
@@ -1025,7 +1038,7 @@ BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
       fail(done.exit, "3.8 try/finally left other than by BEGIN_FINALLY");
     lift::Stack fin_stack = body.stack;
     if (!completes) fin_stack.push_back(Item::of(Item::Kind::Marker));  // what BEGIN_FINALLY pushes
-    clauses_.push_back({kNoBlock, true});
+    clauses_.push_back(Clause{.finally = true});
     Seq fin = sequence(completes ? done.exit : handler, kNoBlock, fin_stack);
     BlockId join = clauses_.back().exit;
     clauses_.pop_back();
@@ -2095,32 +2108,22 @@ BlockId Structurer::copied_return_after(cfg::LoopId loop) const {
     if (blk.reachable && !loops_.contains(loop, blk.id) && dom_.dominates(h, blk.id) && returns(blk.id))
       exits.push_back(blk.id);
   if (exits.size() < 2) return kNoBlock;
-  auto code = [&](BlockId x) {
-    std::vector<std::pair<std::uint8_t, std::uint32_t>> out;
-    for (const Instruction& i : graph_.instructions(x))
-      if (i.op() != Op::NOP && i.opcode != code_.traits->extended_arg) out.emplace_back(i.opcode, i.arg);
-    return out;
-  };
+  std::vector<std::vector<std::pair<std::uint8_t, std::uint32_t>>> codes;
+  for (BlockId x : exits) codes.push_back(code_of(graph_.instructions(x)));
   // The whole copy: the shortest (the others unwind first), the last of those.
-  BlockId last = exits.front();
-  for (BlockId x : exits)
-    if (code(x).size() <= code(last).size()) last = x;
-  const Op first = graph_.instructions(last).front().op();
-  if (code(last).size() > 4 || first == Op::POP_EXCEPT || first == Op::POP_TOP) return kNoBlock;
+  std::size_t last = 0;
+  for (std::size_t k = 0; k < exits.size(); ++k)
+    if (codes[k].size() <= codes[last].size()) last = k;
+  const auto& original = codes[last];
+  const Op first = graph_.instructions(exits[last]).front().op();
+  if (original.size() > 4 || first == Op::POP_EXCEPT || first == Op::POP_TOP) return kNoBlock;
   // (Not `return None`: a written `return` in the loop reads the same.)
-  const Instruction& ret = graph_.last_instruction(last);
-  auto is_none = [&](const Instruction& i) {
-    ObjectRef c = resolve_argument(code_, i).constant;
-    return c && c->is<NoneValue>();
-  };
-  if ((ret.op() == Op::RETURN_CONST && is_none(ret)) || code(last).size() == 1) return kNoBlock;
-  const auto original = code(last);
-  for (BlockId x : exits) {
-    const auto mine = code(x);
+  const Instruction& ret = graph_.last_instruction(exits[last]);
+  if ((ret.op() == Op::RETURN_CONST && loads_none(ret)) || original.size() == 1) return kNoBlock;
+  for (const auto& mine : codes)
     if (mine.size() < original.size() || !std::equal(original.begin(), original.end(), mine.end() - original.size()))
       return kNoBlock;
-  }
-  return last;
+  return exits[last];
 }
 
 BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
@@ -2161,9 +2164,8 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
     BlockId brk = kNoBlock;
     for (BlockId to : targets) {
       if (to == exit) continue;
-      auto ins = graph_.instructions(to);
-      const bool pops_iterator = ins.size() >= 2 && ins[ins.size() - 2].op() == Op::POP_TOP &&
-                                 fall_successor(to) == kNoBlock && jump_successor(to) != kNoBlock;
+      const bool pops_iterator =
+          pops_before_last(graph_, to) && fall_successor(to) == kNoBlock && jump_successor(to) != kNoBlock;
       if (!pops_iterator || (brk != kNoBlock && brk != jump_successor(to))) return p;
       brk = jump_successor(to);
     }
@@ -2179,13 +2181,12 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
     const bool for_loop = graph_.last_instruction(h).op() == Op::FOR_ITER;
     auto breaks = [&](BlockId x) {
       if (pops_then_jumps(x)) return true;
-      auto ins = graph_.instructions(x);
       const BlockId to = jump_successor(x);
       bool from_body = false;  // entered from the loop itself, as a break is
       graph_.for_each_predecessor(x, kFlow, [&](const cfg::Edge& e) {
         from_body = from_body || loops_.contains(loop, e.from);
       });
-      return for_loop && from_body && ins.size() >= 2 && ins[ins.size() - 2].op() == Op::POP_TOP &&
+      return for_loop && from_body && pops_before_last(graph_, x) &&
              fall_successor(x) == kNoBlock && to != kNoBlock && graph_.block(to).begin > graph_.block(x).begin &&
              loops_.innermost(x) == loops_.loop(loop).parent && !dom_.dominates(exit, x);
     };

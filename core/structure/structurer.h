@@ -51,7 +51,7 @@ class Structurer {
     // `tail_block`), lifted as `tail`.
     cfg::BlockId tail_block = cfg::kNoBlock;
     std::size_t tail_first = 0;
-    ast::StmtList tail;
+    ast::StmtList tail{};
   };
   // The copies of the code after a try that its clauses end with (Clause::tail).
   struct TailCopy {
@@ -163,6 +163,7 @@ class Structurer {
   cfg::BlockId jump_successor(cfg::BlockId b) const;
   cfg::BlockId normal_successor(cfg::BlockId b) const;
   std::size_t instruction_count(cfg::BlockId b) const;
+  bool loads_none(const Instruction& i) const;
   void mark(cfg::BlockId b);
   void check_handlers() const;
   [[noreturn]] void fail(cfg::BlockId b, const std::string& what) const;
