@@ -248,21 +248,29 @@ bool Structurer::copies_block_from(BlockId b, std::size_t first, BlockId origina
 // iterator, then a copy of the follow (less the loop exit's own END_FOR).
 bool Structurer::breaks_into_copy(BlockId b, BlockId follow, const lift::Stack& stack) const {
   if (follow == kNoBlock || stack.empty() || stack.back().kind != Item::Kind::Iter) return false;
+  // The exit of a loop (END_FOR, and 3.13's POP_TOP) comes before the code after it.
+  auto loop_exit_length = [&](std::span<const Instruction> ins) -> std::size_t {
+    if (ins.empty() || ins.front().op() != Op::END_FOR) return 0;
+    return lift::version_row(code_.traits->minor).end_for_then_pop_top && ins.size() > 1 &&
+                   ins[1].op() == Op::POP_TOP
+               ? 2
+               : 1;
+  };
   auto ins = graph_.instructions(b);
-  if (ins.empty() || ins.front().name() != "POP_TOP") return false;
+  // (An inner loop's else that breaks out of this loop starts with the inner loop's exit.)
+  ins = ins.subspan(loop_exit_length(ins));
+  if (ins.empty() || ins.front().op() != Op::POP_TOP) return false;
   auto original = graph_.instructions(follow);
-  std::size_t skip = 0;
-  if (!original.empty() && original.front().name() == "END_FOR") {
-    skip = 1;
-    if (lift::version_row(code_.traits->minor).end_for_then_pop_top && original.size() > 1 &&
-        original[1].name() == "POP_TOP")
-      skip = 2;
-  }
+  const std::size_t skip = loop_exit_length(original);
   if (original.size() <= skip || original.size() - skip != ins.size() - 1) return false;
   const Instruction& last = graph_.last_instruction(follow);
   if (last.jump_target || fall_successor(follow) != kNoBlock || normal_successor(follow) != kNoBlock) return false;
+  // (The copy after the loop may check a local the break path knows is bound.)
+  auto same_load = [](const Instruction& a, const Instruction& o) {
+    return a.arg == o.arg && (a.opcode == o.opcode || (a.op() == Op::LOAD_FAST && o.op() == Op::LOAD_FAST_CHECK));
+  };
   for (std::size_t k = 1; k < ins.size(); ++k)
-    if (ins[k].opcode != original[skip + k - 1].opcode || ins[k].arg != original[skip + k - 1].arg) return false;
+    if (!same_load(ins[k], original[skip + k - 1])) return false;
   return true;
 }
 
@@ -357,9 +365,15 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
         // Leaving through NOPs and forward jumps (each arm of an if gets
         // its own) is leaving where they lead.
         if (r.exit != kNoBlock && r.exit != b) {
-          BlockId here = through_jumps(b);
-          if (through_jumps(r.exit) != here) fail(b, "try body leaves at two places");
-          b = here;
+          // (Where the two ways out meet: later code may reach the blocks after that too.)
+          std::vector<BlockId> mine{b}, theirs{r.exit};
+          for (int hops = 0; hops < 16 && through_jumps(mine.back()) != mine.back(); ++hops)
+            mine.push_back(normal_successor(mine.back()));
+          for (int hops = 0; hops < 16 && through_jumps(theirs.back()) != theirs.back(); ++hops)
+            theirs.push_back(normal_successor(theirs.back()));
+          auto meet = std::find_first_of(mine.begin(), mine.end(), theirs.begin(), theirs.end());
+          if (meet == mine.end()) fail(b, "try body leaves at two places");
+          b = *meet;
         }
         r.exit = b;
         return out;
@@ -728,7 +742,10 @@ bool Structurer::outside_region(BlockId b, int depth) const {
       auto from = handler_chain(e.from);
       from_inside = from_inside && std::find(from.begin(), from.end(), regions_.back().handler) != from.end();
     });
-    return preds == 1 && from_inside && fall_successor(b) != kNoBlock;
+    // (Only when it goes on inside: a NOP before code outside, such as the
+    // `try:` line of the next try statement, is where the body leaves.)
+    const BlockId next = fall_successor(b);
+    return preds == 1 && from_inside && next != kNoBlock && !outside_region(next, depth + 1);
   };
   if (depth == 0 && inside_nop()) return false;
   if (depth > 8 || !only_jumps(b)) return true;
@@ -2126,11 +2143,63 @@ BlockId Structurer::copied_return_after(cfg::LoopId loop) const {
   return exits[last];
 }
 
+// A break out of `loop` that ends the enclosing loop's body jumps straight
+// back to that loop's head (jumps to jumps are threaded; a for loop's break
+// pops the iterator first): no other jump from the body goes there, so the
+// loop ends at the enclosing loop's head (an implicit `continue`).
+BlockId Structurer::breaks_to_enclosing_head(cfg::LoopId loop, std::span<const BlockId> targets,
+                                             BlockId exit) const {
+  if (context_.empty() || !loops_.contains(context_.back().loop, loops_.loop(loop).header)) return kNoBlock;
+  const LoopContext& enclosing = context_.back();
+  // The blocks of jumps only that a path through `b` passes, and where it arrives.
+  auto jumps_from = [&](BlockId b, std::vector<BlockId>& passed) {
+    for (int hops = 0; hops < 16 && b < graph_.size() && through_jumps(b) != b; ++hops) {
+      passed.push_back(b);
+      b = normal_successor(b);
+    }
+    return b;
+  };
+  // (When the else goes through a jump the breaks take too, that jump is where the loop ends.)
+  std::vector<BlockId> else_jumps, break_jumps;
+  if (exit != kNoBlock) jumps_from(exit, else_jumps);
+  for (BlockId to : targets) {
+    if (to == exit) continue;
+    break_jumps.clear();
+    BlockId dest = jumps_from(to, break_jumps);
+    if (dest < graph_.size() && !enclosing.continues_at(dest) && pops_before_last(graph_, dest) &&
+        fall_successor(dest) == kNoBlock)
+      dest = jumps_from(jump_successor(dest), break_jumps);
+    const bool shared = std::any_of(break_jumps.begin(), break_jumps.end(), [&](BlockId j) {
+      return std::find(else_jumps.begin(), else_jumps.end(), j) != else_jumps.end();
+    });
+    if (shared) return kNoBlock;
+    if (dest == kNoBlock || !enclosing.continues_at(dest)) continue;
+    // (Breaks that meet in a jump to the head end the loop at that jump.)
+    for (BlockId j : break_jumps) {
+      std::size_t preds = 0;
+      graph_.for_each_predecessor(j, kFlow, [&](const cfg::Edge&) { ++preds; });
+      if (preds > 1) return j;
+    }
+    return dest;
+  }
+  return kNoBlock;
+}
+
 BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
   BlockId h = loops_.loop(loop).header;
   std::vector<BlockId> targets;
+  // (An except clause's re-raise of an unmatched exception belongs to its
+  // try statement in the body, wherever it is laid out: it runs in the
+  // clause's cleanup handler, which the head is not in.)
+  auto clause_reraise = [&](BlockId to) {
+    const auto& mine = graph_.block(to).handler;
+    const auto& head = graph_.block(h).handler;
+    return dead_end(to) && graph_.last_instruction(to).op() == Op::RERAISE && mine &&
+           (!head || head->block != mine->block);
+  };
   for (std::uint32_t e : loops_.exits(graph_, loop))
-    if (graph_.edge(e).kind != EdgeKind::Exception) targets.push_back(graph_.edge(e).to);
+    if (graph_.edge(e).kind != EdgeKind::Exception && !clause_reraise(graph_.edge(e).to))
+      targets.push_back(graph_.edge(e).to);
   // 3.12+ copies a small block that ends the frame into every jump to it: a
   // loop whose code after it is `return x` has that at each break (after
   // the POP_EXCEPT or POP_TOP the break needs). The last whole copy stands
@@ -2148,6 +2217,11 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
       return kNoBlock;
   }
   BlockId p = pdom_.idom(h);
+  // (Unless the breaks and the else meet in the enclosing loop: a jump
+  // there is where this loop ends.)
+  const bool meet_inside = p < graph_.size() && !context_.empty() && loops_.contains(context_.back().loop, p);
+  if (!meet_inside)
+    if (BlockId head = breaks_to_enclosing_head(loop, targets, exit); head != kNoBlock) return head;
   if (p != kNoBlock && p < graph_.size() && !loops_.contains(loop, p)) {
     // Where both the else and the breaks end up can be the enclosing loop's
     // head, when the else is a `continue` and each break leaves an except

@@ -154,6 +154,8 @@ class Structurer {
                                const std::vector<cfg::BlockId>& around) const;
   bool can_merge_at(cfg::BlockId x) const;
   std::optional<bool> else_was_written(cfg::BlockId body, cfg::BlockId orelse, cfg::BlockId else_last) const;
+  cfg::BlockId breaks_to_enclosing_head(cfg::LoopId loop, std::span<const cfg::BlockId> targets,
+                                       cfg::BlockId exit) const;
   cfg::BlockId loop_follow(cfg::LoopId loop, cfg::BlockId exit) const;
   cfg::BlockId copied_return_after(cfg::LoopId loop) const;
   std::uint32_t loop_span_end(cfg::LoopId loop) const;
