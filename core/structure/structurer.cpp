@@ -246,16 +246,17 @@ bool Structurer::copies_block_from(BlockId b, std::size_t first, BlockId origina
 
 // 3.12+ `break` out of a for whose follow only ends the frame: pop the
 // iterator, then a copy of the follow (less the loop exit's own END_FOR).
+// The exit of a for loop that starts `ins` (3.12+ END_FOR, and 3.13's
+// POP_TOP after it), which comes before the code after the loop.
+std::size_t Structurer::loop_exit_length(std::span<const Instruction> ins) const {
+  if (ins.empty() || ins.front().op() != Op::END_FOR) return 0;
+  return lift::version_row(code_.traits->minor).end_for_then_pop_top && ins.size() > 1 && ins[1].op() == Op::POP_TOP
+             ? 2
+             : 1;
+}
+
 bool Structurer::breaks_into_copy(BlockId b, BlockId follow, const lift::Stack& stack) const {
   if (follow == kNoBlock || stack.empty() || stack.back().kind != Item::Kind::Iter) return false;
-  // The exit of a loop (END_FOR, and 3.13's POP_TOP) comes before the code after it.
-  auto loop_exit_length = [&](std::span<const Instruction> ins) -> std::size_t {
-    if (ins.empty() || ins.front().op() != Op::END_FOR) return 0;
-    return lift::version_row(code_.traits->minor).end_for_then_pop_top && ins.size() > 1 &&
-                   ins[1].op() == Op::POP_TOP
-               ? 2
-               : 1;
-  };
   auto ins = graph_.instructions(b);
   // (An inner loop's else that breaks out of this loop starts with the inner loop's exit.)
   ins = ins.subspan(loop_exit_length(ins));
@@ -878,7 +879,9 @@ void Structurer::remove_finally_copies(Seq& seq) const {
     bool ends_frame = false;
     if (unparse(copy) != unparse(fin)) {
       bool last = index + fin.size() == seq.stmts.size() && !seq.open;
-      if (!last || unparse(without_return_none(copy)) != unparse(fin))
+      // (A `return` written at the end of an arm of the finally body reads
+      // the same as the implicit one copied there.)
+      if (!last || unparse(without_return_none(copy)) != unparse(without_return_none(fin)))
         fail(0, "the normal-path copy of a finally body differs");
       ends_frame = true;
     }
@@ -2215,6 +2218,21 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
     const std::uint32_t span_end = loop_span_end(loop);
     if (std::all_of(targets.begin(), targets.end(), [&](BlockId to) { return only_ends_frame(to, span_end); }))
       return kNoBlock;
+  }
+  // A for loop's exit that only drops the iterator goes on to the code
+  // after the loop; a break that only an exception reaches (from an except
+  // clause) jumps there too, out of the post-dominators' sight.
+  if (exit != kNoBlock && instruction_count(exit) == loop_exit_length(graph_.instructions(exit)) &&
+      jump_successor(exit) == kNoBlock) {
+    const BlockId after = fall_successor(exit);
+    bool breaks = false, only_breaks = after != kNoBlock && loops_.loop_of_header(after) == cfg::kNoLoop;
+    if (only_breaks)
+      graph_.for_each_predecessor(after, kFlow, [&](const cfg::Edge& e) {
+        if (e.from == exit) return;
+        breaks = true;
+        only_breaks = only_breaks && dom_.dominates(h, e.from) && !loops_.contains(loop, e.from);
+      });
+    if (breaks && only_breaks) return after;
   }
   BlockId p = pdom_.idom(h);
   // (Unless the breaks and the else meet in the enclosing loop: a jump

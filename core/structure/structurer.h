@@ -154,6 +154,7 @@ class Structurer {
                                const std::vector<cfg::BlockId>& around) const;
   bool can_merge_at(cfg::BlockId x) const;
   std::optional<bool> else_was_written(cfg::BlockId body, cfg::BlockId orelse, cfg::BlockId else_last) const;
+  std::size_t loop_exit_length(std::span<const Instruction> ins) const;
   cfg::BlockId breaks_to_enclosing_head(cfg::LoopId loop, std::span<const cfg::BlockId> targets,
                                        cfg::BlockId exit) const;
   cfg::BlockId loop_follow(cfg::LoopId loop, cfg::BlockId exit) const;
