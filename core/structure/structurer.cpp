@@ -855,6 +855,25 @@ ast::StmtList without_return_none(ast::StmtList body) {
   }
   return body;
 }
+
+// When every arm of `body`'s last statement (an if/else, elif chains
+// included) ends in the same `return`, drops those returns (an arm left
+// empty gets `pass`) and returns the statement; nullptr otherwise.
+ast::StmtPtr hoist_common_return(ast::StmtList& body) {
+  if (body.empty()) return nullptr;
+  if (body.back()->as<ast::Return>()) return body.back();
+  auto* i = body.back()->as<ast::If>();
+  if (!i || i->orelse.empty() || i->body.empty()) return nullptr;
+  ast::StmtList then = i->body, orelse = i->orelse;
+  ast::StmtPtr a = hoist_common_return(then), b = hoist_common_return(orelse);
+  if (!a || !b || unparse(ast::StmtList{a}) != unparse(ast::StmtList{b})) return nullptr;
+  if (then.back().get() == a.get()) then.pop_back();
+  if (orelse.back().get() == b.get()) orelse.pop_back();
+  if (then.empty()) then.push_back(ast::pass());
+  ast::If c{i->test, then, orelse};
+  body.back() = ast::make_stmt(std::move(c), body.back()->line);
+  return a;
+}
 }  // namespace
 
 void Structurer::remove_finally_copies(Seq& seq) const {
@@ -862,6 +881,7 @@ void Structurer::remove_finally_copies(Seq& seq) const {
   for (auto it = seq.finally_copies.rbegin(); it != seq.finally_copies.rend(); ++it) {
     auto [index, fin] = *it;
     if (fin.empty()) continue;
+    const std::size_t try_index = index - 1;  // the try statement the copy follows
     // Values kept on the stack across the copy (a return value) were spilled
     // to temporaries just before it.
     auto spilled = [&](std::size_t k) {
@@ -876,18 +896,35 @@ void Structurer::remove_finally_copies(Seq& seq) const {
                        seq.stmts.begin() + std::ptrdiff_t(index + fin.size()));
     // At the end of the frame the copy's arms end in the implicit `return
     // None` (3.10+ copies it into each): the same copy, then that return.
-    bool ends_frame = false;
+    ast::StmtPtr ends_frame;
+    bool returns_in_try = false;
     if (unparse(copy) != unparse(fin)) {
       bool last = index + fin.size() == seq.stmts.size() && !seq.open;
       // (A `return` written at the end of an arm of the finally body reads
       // the same as the implicit one copied there.)
-      if (!last || unparse(without_return_none(copy)) != unparse(without_return_none(fin)))
+      if (last && unparse(without_return_none(copy)) == unparse(without_return_none(fin))) {
+        ends_frame = ast::return_(ast::none());
+      } else if (ast::StmtPtr ret = last ? hoist_common_return(copy) : nullptr;
+                 ret && unparse(copy) == unparse(fin)) {
+        // `return v` at the end of the try body: v is computed before the
+        // copy, the return after it, which 3.12+ copied into each arm of
+        // the finally body's last if.
+        ends_frame = ret;
+        returns_in_try = true;
+      } else {
         fail(0, "the normal-path copy of a finally body differs");
-      ends_frame = true;
+      }
     }
     seq.stmts.erase(seq.stmts.begin() + std::ptrdiff_t(index),
                     seq.stmts.begin() + std::ptrdiff_t(index + fin.size()));
-    if (ends_frame) seq.stmts.push_back(ast::return_(ast::none()));
+    auto* t = returns_in_try && try_index < seq.stmts.size() ? seq.stmts[try_index]->as<ast::Try>() : nullptr;
+    if (t) {
+      ast::Try with_return = *t;
+      with_return.body.push_back(ends_frame);
+      seq.stmts[try_index] = ast::make_stmt(std::move(with_return), seq.stmts[try_index]->line);
+    } else if (ends_frame) {
+      seq.stmts.push_back(ends_frame);
+    }
   }
   seq.finally_copies.clear();
 }
@@ -2501,6 +2538,42 @@ bool Structurer::is_rotated_entry(BlockId b) const {
   return rotated_entry(loops_.loop(outer).children[0]) == b;
 }
 
+// A loop whose header holds only NOPs and goes on to the header of its one
+// nested loop: both are one `while True:`, the nested one the body's first
+// line (the end of the body jumps there; a `continue` from an except clause,
+// which needs the loop's line event, to the NOP). That nested header, or kNoBlock.
+BlockId Structurer::nop_head_alias(cfg::LoopId loop) const {
+  const cfg::Loop& l = loops_.loop(loop);
+  auto ins = graph_.instructions(l.header);
+  if (l.children.size() != 1 || !std::all_of(ins.begin(), ins.end(), [](const Instruction& i) { return i.op() == Op::NOP; }))
+    return kNoBlock;
+  const BlockId next = fall_successor(l.header);
+  if (next == kNoBlock || jump_successor(l.header) != kNoBlock) return kNoBlock;
+  if (loops_.loop_of_header(next) != l.children[0]) return kNoBlock;
+  // (Only when the outer loop is there for the jumps back from outside the
+  // nested one's flow: code after the nested loop, or a bottom test, makes
+  // them two loops.)
+  // (A jump to the NOP is a `continue`, maybe after popping what a chained
+  // comparison left.)
+  auto continues = [&](BlockId to) {
+    for (int hops = 0; hops < 8 && to < graph_.size(); ++hops) {
+      if (to == l.header) return true;
+      auto block = graph_.instructions(to);
+      const bool moves_on = std::all_of(block.begin(), block.end(), [&](const Instruction& i) {
+        return only_moves_on(i.op()) || i.op() == Op::POP_TOP;
+      });
+      if (!moves_on || (fall_successor(to) != kNoBlock && jump_successor(to) != kNoBlock)) return false;
+      to = normal_successor(to);
+    }
+    return false;
+  };
+  for (std::uint32_t e : loops_.exits(graph_, l.children[0]))
+    if (const BlockId to = graph_.edge(e).to;
+        graph_.edge(e).kind != EdgeKind::Exception && loops_.contains(loop, to) && !continues(to))
+      return kNoBlock;
+  return next;
+}
+
 BlockId Structurer::structure_loop(BlockId h, Seq& out) {
   cfg::LoopId loop = loops_.loop_of_header(h);
   const Instruction& last = graph_.last_instruction(h);
@@ -2545,7 +2618,12 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
       graph_.last_instruction(h).name().find("OR_POP") != std::string_view::npos) {
     BlockId follow = loop_follow(loop, kNoBlock);
     context_.push_back(loop_context(h, follow, loop));
-    Seq body = sequence(h, kNoBlock, out.stack, true);
+    BlockId start = h;
+    if (const BlockId alias = context_.back().alias; alias != kNoBlock) {
+      mark(h);
+      start = alias;
+    }
+    Seq body = sequence(start, kNoBlock, out.stack, true);
     context_.pop_back();
     out.stmts.push_back(ast::while_(ast::boolean(true), strip_trailing_continue(body.stmts)));
     return follow;

@@ -68,8 +68,14 @@ class Structurer {
     // 3.10–3.13 `while c:` with a `continue`: the test before the loop, where
     // the continue jumps (rotated_entry). kNoBlock otherwise.
     cfg::BlockId entry = cfg::kNoBlock;
+    // 3.12+ `while True:` whose body starts with a line of its own (a
+    // `try:`): the loop's end jumps past the header's NOP to that line, a
+    // `continue` that needs the header's line to the NOP (nop_head_alias).
+    cfg::BlockId alias = cfg::kNoBlock;
     // Where a jump is a `continue`.
-    bool continues_at(cfg::BlockId b) const { return b == header || (entry != cfg::kNoBlock && b == entry); }
+    bool continues_at(cfg::BlockId b) const {
+      return b == header || (entry != cfg::kNoBlock && b == entry) || (alias != cfg::kNoBlock && b == alias);
+    }
   };
   struct Cond {
     ast::ExprPtr expr;
@@ -113,8 +119,9 @@ class Structurer {
   cfg::BlockId structure_loop(cfg::BlockId h, Seq& out);
   cfg::BlockId rotated_entry(cfg::LoopId loop) const;
   bool is_rotated_entry(cfg::BlockId b) const;
+  cfg::BlockId nop_head_alias(cfg::LoopId loop) const;
   LoopContext loop_context(cfg::BlockId h, cfg::BlockId follow, cfg::LoopId loop) const {
-    return LoopContext{h, follow, loop, rotated_entry(loop)};
+    return LoopContext{h, follow, loop, rotated_entry(loop), nop_head_alias(loop)};
   }
   struct AsyncForHead {
     cfg::BlockId anext = cfg::kNoBlock;  // the block that awaits anext(): its handler ends the loop
