@@ -833,6 +833,13 @@ bool rotation_is_swap(State& s, std::size_t n) {
       loaded += 2;
       continue;
     }
+    // (3.13: a store, then the load of the next target's object.)
+    if (name == "STORE_FAST_LOAD_FAST") {
+      if (loaded != 0) return false;
+      ++stores;
+      loaded = 1;
+      continue;
+    }
     // A target's index may be computed (`a[n - 1]`): a binary operation makes
     // two loaded values one, a unary one keeps one.
     if (name.starts_with("BINARY_") && name != "BINARY_SLICE") {

@@ -308,9 +308,18 @@ Structurer::Seq Structurer::sequence(BlockId b, BlockId stop, lift::Stack stack,
 std::optional<ast::StmtList> Structurer::after_try_copied_here(BlockId b, std::size_t first) {
   if (clauses_.empty() || !lift::version_row(code_.traits->minor).inlines_small_exits) return std::nullopt;
   const Clause& clause = clauses_.back();
-  if (clause.finally || clause.after_try != kNoBlock || clause.exit != kNoBlock || clause.tail_block != kNoBlock ||
-      depth_ != clause.depth)
+  if (clause.finally || clause.exit != kNoBlock || clause.tail_block != kNoBlock || depth_ != clause.depth)
     return std::nullopt;
+  // A body that goes on elsewhere may have an `else` that ends the frame
+  // (structure_except tells); but a constant's `return` written in the
+  // clause also comes after POP_EXCEPT: that stays the clause's.
+  if (clause.after_try != kNoBlock) {
+    std::vector<Op> ops;
+    for (const Instruction& i : graph_.instructions(b).subspan(first))
+      if (i.op() != Op::NOP) ops.push_back(i.op());
+    if (ops == std::vector<Op>{Op::RETURN_CONST} || ops == std::vector<Op>{Op::LOAD_CONST, Op::RETURN_VALUE})
+      return std::nullopt;
+  }
   // A copy needs nothing from the stack; `return v` written in the clause
   // computes v before POP_EXCEPT (SWAP keeps it above the exception).
   try {
@@ -1185,6 +1194,24 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
     }
   }
   if (tail.block != kNoBlock) {
+    // 3.12+ copies a small exit into each path that reaches it: clauses
+    // that each end in the same copy of the code after the try, and a body
+    // whose normal path only ends the frame, are a try with an `else` (that
+    // path, less the copy at its end) followed by that code once.
+    const ast::StmtList& once = tail.handlers.front().second;
+    if (tail.same && join == kNoBlock && done.exit != kNoBlock && orelse.empty() && !once.empty() &&
+        lift::version_row(code_.traits->minor).inlines_small_exits) {
+      if (auto end = else_end(done.exit, handler); end && *end == kNoBlock) {
+        Seq e = sequence(done.exit, kNoBlock, body.stack);
+        orelse = e.stmts;
+        if (orelse.size() >= once.size() &&
+            unparse(ast::StmtList(orelse.end() - std::ptrdiff_t(once.size()), orelse.end())) == unparse(once))
+          orelse.resize(orelse.size() - once.size());
+        out.stmts.push_back(ast::try_(body.stmts, handlers, orelse));
+        out.stmts.insert(out.stmts.end(), once.begin(), once.end());
+        return kNoBlock;
+      }
+    }
     if (tail.same && join == kNoBlock && done.exit == kNoBlock) {
       // The code after the try, once.
       out.stmts.push_back(ast::try_(body.stmts, handlers, orelse));
