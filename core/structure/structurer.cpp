@@ -197,6 +197,13 @@ std::vector<std::pair<std::uint8_t, std::uint32_t>> code_of(std::span<const Inst
     if (i.name() != "NOP" && i.name() != "EXTENDED_ARG") out.emplace_back(i.opcode, i.arg);
   return out;
 }
+// The instructions of a run that are code (NOPs and EXTENDED_ARG left out).
+std::vector<const Instruction*> real_instructions(std::span<const Instruction> ins) {
+  std::vector<const Instruction*> out;
+  for (const Instruction& i : ins)
+    if (i.name() != "NOP" && i.name() != "EXTENDED_ARG") out.push_back(&i);
+  return out;
+}
 // Two runs of instructions that are the same code (NOPs and EXTENDED_ARG aside).
 bool same_code(std::span<const Instruction> a, std::span<const Instruction> b) { return code_of(a) == code_of(b); }
 
@@ -423,6 +430,12 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
     out.stack = eff.stack;
     switch (eff.term.kind) {
       case TK::Exit:
+        if (!context_.empty() && ends_in_break_copy(b, context_.back())) {
+          out.stmts.resize(out.stmts.size() - context_.back().tail_stmts);
+          out.stmts.push_back(ast::break_());
+          out.open = false;
+          return out;
+        }
         if (const ast::Return* r = out.stmts.empty() ? nullptr : return_none(out.stmts.back())) {
           if (shared_final_return(b)) {
             ast::Return written = *r;
@@ -2565,6 +2578,79 @@ bool Structurer::is_rotated_entry(BlockId b) const {
   return rotated_entry(loops_.loop(outer).children[0]) == b;
 }
 
+// 3.12+ copies a small exit into every jump to it. A for loop followed by
+// `return v` then has that copy at the end of each break (after the break
+// pops the iterator) and at the end of its else, and nowhere else: the
+// copied code, which is the code after the loop, when every way out of the
+// loop but exceptions and returns of its own ends in it.
+std::optional<Structurer::CopiedTail> Structurer::copied_tail_after_for(cfg::LoopId loop, BlockId exit) {
+  if (!lift::version_row(code_.traits->minor).inlines_small_exits || exit == kNoBlock || !dead_end(exit))
+    return std::nullopt;
+  using Code = std::vector<std::pair<std::uint8_t, std::uint32_t>>;
+  auto ends_with = [](const Code& code, const Code& end) {
+    return code.size() >= end.size() && std::equal(end.begin(), end.end(), code.end() - std::ptrdiff_t(end.size()));
+  };
+  auto returns = [](Op op) { return op == Op::RETURN_VALUE || op == Op::RETURN_CONST; };
+  const Code else_code = code_of(graph_.instructions(exit));
+  const bool else_returns = returns(graph_.last_instruction(exit).op());
+  std::optional<Code> tail;
+  for (std::uint32_t e : loops_.exits(graph_, loop)) {
+    const BlockId to = graph_.edge(e).to;
+    if (graph_.edge(e).kind == EdgeKind::Exception || to == exit) continue;
+    if (!dead_end(to)) return std::nullopt;
+    if (!returns(graph_.last_instruction(to).op())) continue;  // a `raise` of its own
+    const auto real = real_instructions(graph_.instructions(to));
+    const Code mine = code_of(graph_.instructions(to));
+    // What follows the break's pop of the iterator: the else's end when it
+    // returns too, else what follows the last POP_TOP. (A `return` written
+    // in the loop computes its value before it pops the iterator.)
+    std::size_t k = 0;
+    if (else_returns) {
+      while (k < mine.size() && k < else_code.size() && mine[mine.size() - 1 - k] == else_code[else_code.size() - 1 - k])
+        ++k;
+    } else {
+      while (k < real.size() && real[real.size() - 1 - k]->op() != Op::POP_TOP) ++k;
+    }
+    if (k == 0 || k >= mine.size() || real[mine.size() - 1 - k]->op() != Op::POP_TOP) continue;
+    Code mine_tail(mine.end() - std::ptrdiff_t(k), mine.end());
+    if (tail && *tail != mine_tail) return std::nullopt;
+    tail = std::move(mine_tail);
+  }
+  if (!tail || tail->size() > 4) return std::nullopt;
+  // The tail's statements, lifted from the copy in a break (it needs
+  // nothing from the stack).
+  for (std::uint32_t e : loops_.exits(graph_, loop)) {
+    const BlockId to = graph_.edge(e).to;
+    if (graph_.edge(e).kind == EdgeKind::Exception || to == exit || !ends_with(code_of(graph_.instructions(to)), *tail))
+      continue;
+    auto ins = graph_.instructions(to);
+    std::size_t first = ins.size(), seen = 0;
+    while (first > 0 && seen < tail->size()) {
+      --first;
+      if (ins[first].op() != Op::NOP && ins[first].opcode != code_.traits->extended_arg) ++seen;
+    }
+    try {
+      CopiedTail out{*tail, lifter_.run(graph_, to, {}, first, ins.size()).stmts};
+      if (out.stmts.empty()) return std::nullopt;
+      return out;
+    } catch (const Error&) {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+// A break of `loop` whose block ends in the loop's copied tail after popping
+// the iterator.
+bool Structurer::ends_in_break_copy(BlockId b, const LoopContext& loop) const {
+  if (loop.tail_code.empty() || !dead_end(b)) return false;
+  const auto mine = code_of(graph_.instructions(b));
+  const auto& tail = loop.tail_code;
+  if (mine.size() <= tail.size() || !std::equal(tail.begin(), tail.end(), mine.end() - std::ptrdiff_t(tail.size())))
+    return false;
+  return real_instructions(graph_.instructions(b))[mine.size() - tail.size() - 1]->op() == Op::POP_TOP;
+}
+
 // A loop whose header holds only NOPs and goes on to the header of its one
 // nested loop: both are one `while True:`, the nested one the body's first
 // line (the end of the body jumps there; a `continue` from an except clause,
@@ -2615,13 +2701,18 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
     lift::Stack stack = eff.stack;
     ast::ExprPtr iter = stack.back().expr;
     BlockId exit = jump_successor(h);
-    BlockId follow = loop_follow(loop, exit);
+    const std::optional<CopiedTail> tail = copied_tail_after_for(loop, exit);
+    BlockId follow = tail ? kNoBlock : loop_follow(loop, exit);
     auto sink = std::make_shared<lift::TargetSink>();
     lift::Stack body_stack = stack;
     Item slot = Item::of(Item::Kind::Slot);
     slot.sink = sink;
     body_stack.push_back(slot);
     context_.push_back(loop_context(h, follow, loop));
+    if (tail) {
+      context_.back().tail_code = tail->code;
+      context_.back().tail_stmts = tail->stmts.size();
+    }
     Seq body = sequence(fall_successor(h), kNoBlock, body_stack);
     context_.pop_back();
     if (!sink->target()) fail(h, "for loop without a target");
@@ -2630,6 +2721,18 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
     Seq orelse;
     orelse.stack = exit_stack;
     if (exit != follow) orelse = sequence(exit, follow, exit_stack);
+    if (tail) {
+      // The code after the loop once, after it; the else ends in a copy of
+      // it, or leaves the frame otherwise.
+      const std::size_t n = tail->stmts.size();
+      if (orelse.stmts.size() >= n && unparse(ast::StmtList(orelse.stmts.end() - std::ptrdiff_t(n), orelse.stmts.end())) ==
+                                          unparse(tail->stmts))
+        orelse.stmts.resize(orelse.stmts.size() - n);
+      out.stmts.push_back(ast::for_(sink->target(), iter, strip_trailing_continue(body.stmts), orelse.stmts));
+      out.stmts.insert(out.stmts.end(), tail->stmts.begin(), tail->stmts.end());
+      out.stack = orelse.stack;
+      return kNoBlock;
+    }
     ast::StmtPtr loop_stmt =
         ast::for_(sink->target(), iter, strip_trailing_continue(body.stmts), orelse.stmts);
     out.stack = orelse.stack;

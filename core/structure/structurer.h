@@ -72,6 +72,11 @@ class Structurer {
     // `try:`): the loop's end jumps past the header's NOP to that line, a
     // `continue` that needs the header's line to the NOP (nop_head_alias).
     cfg::BlockId alias = cfg::kNoBlock;
+    // 3.12+ for loop whose code after it (a small `return`) is copied into
+    // each break (after it pops the iterator) and the end of the else
+    // (copied_tail_after_for): that code, and its statements.
+    std::vector<std::pair<std::uint8_t, std::uint32_t>> tail_code{};
+    std::size_t tail_stmts = 0;
     // Where a jump is a `continue`.
     bool continues_at(cfg::BlockId b) const {
       return b == header || (entry != cfg::kNoBlock && b == entry) || (alias != cfg::kNoBlock && b == alias);
@@ -120,6 +125,12 @@ class Structurer {
   cfg::BlockId rotated_entry(cfg::LoopId loop) const;
   bool is_rotated_entry(cfg::BlockId b) const;
   cfg::BlockId nop_head_alias(cfg::LoopId loop) const;
+  struct CopiedTail {
+    std::vector<std::pair<std::uint8_t, std::uint32_t>> code;
+    ast::StmtList stmts;
+  };
+  std::optional<CopiedTail> copied_tail_after_for(cfg::LoopId loop, cfg::BlockId exit);
+  bool ends_in_break_copy(cfg::BlockId b, const LoopContext& loop) const;
   LoopContext loop_context(cfg::BlockId h, cfg::BlockId follow, cfg::LoopId loop) const {
     return LoopContext{h, follow, loop, rotated_entry(loop), nop_head_alias(loop)};
   }
