@@ -8,6 +8,7 @@
 #include <limits>
 #include <queue>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "ast/build.h"
 #include "ast/rewrite.h"
@@ -1019,7 +1020,10 @@ ast::StmtList drop_exception_unbind(const ast::StmtList& body, const std::string
 Structurer::Seq Structurer::clause_body(BlockId start, lift::Stack stack, BlockId& join, BlockId after_try,
                                         TailCopy& tail, std::size_t handler_index) {
   clauses_.push_back(Clause{.after_try = after_try, .depth = depth_ + 1});
-  Seq s = sequence(start, kNoBlock, std::move(stack));
+  // (3.12+ copies a clause's end, POP_EXCEPT and all, into each arm of an if
+  // that ends the clause: the arms meet only after the try.)
+  const BlockId stop = lift::version_row(code_.traits->minor).inlines_small_exits ? after_try : kNoBlock;
+  Seq s = sequence(start, stop, std::move(stack));
   BlockId exit = clauses_.back().exit;
   Clause done = std::move(clauses_.back());
   clauses_.pop_back();
@@ -1448,7 +1452,33 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
   // whole body without being where an if's arms meet.
   const bool loop_without_follow = !context_.empty() && context_.back().follow == kNoBlock;
   BlockId p = pdom_.idom(b);
-  if (usable(p) && !loop_without_follow && (stop == kNoBlock || p == stop || pdom_.dominates(stop, p)))
+  // (In a loop, the post-dominator can be where an arm goes only after
+  // another turn of the loop: code after the if must be reached from both
+  // arms within this turn.)
+  // (Forward edges only: they go up in reverse post-order, so the search
+  // stays between the arm and p.)
+  auto this_turn = [&](BlockId from) {
+    if (context_.empty() || from == p) return true;
+    if (p >= graph_.size() || rpo_index_[p] == 0xffffffffu) return false;
+    const std::uint32_t limit = rpo_index_[p];
+    std::vector<BlockId> work{from};
+    std::unordered_set<BlockId> seen{from};
+    while (!work.empty()) {
+      const BlockId x = work.back();
+      work.pop_back();
+      bool found = false;
+      graph_.for_each_successor(x, kFlow, [&](const cfg::Edge& e) {
+        if (e.to == p) found = true;
+        else if (usable(e.to) && rpo_index_[e.to] < limit && rpo_index_[e.to] > rpo_index_[x] &&
+                 seen.insert(e.to).second)
+          work.push_back(e.to);
+      });
+      if (found) return true;
+    }
+    return false;
+  };
+  if (usable(p) && !loop_without_follow && (stop == kNoBlock || p == stop || pdom_.dominates(stop, p)) &&
+      this_turn(t) && this_turn(f))
     return p;
   // An arm leaves (return/raise/break): the merge is the earliest block (in
   // reverse post-order) both reach. Blocks are visited in that order from a
@@ -2421,6 +2451,41 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
     for (BlockId to : targets)
       if (!dead_end(to) && (dead_end(best) || graph_.block(to).begin < graph_.block(best).begin))
         best = to;
+  // Statements before a `break` are laid out in the loop's span and jump
+  // out past it: the loop ends where they jump.
+  // (A break's own unwinding, POP_BLOCK and the like, is where it leaves a
+  // try: that block still ends the loop.)
+  auto unwinds_only = [&](BlockId x) {
+    for (const Instruction& i : graph_.instructions(x)) {
+      const Op op = i.op();
+      if (!only_moves_on(op) && op != Op::POP_BLOCK && op != Op::POP_EXCEPT && op != Op::POP_TOP) return false;
+    }
+    return true;
+  };
+  if (best != kNoBlock && !loops_.contains(loop, best) && !unwinds_only(best)) {
+    const std::uint32_t span_end = loop_span_end(loop);
+    if (graph_.block(best).begin < span_end) {
+      BlockId after = kNoBlock;
+      bool one = true;
+      std::vector<BlockId> work{best};
+      std::unordered_set<BlockId> seen{best};
+      while (!work.empty() && one && seen.size() < 64) {
+        const BlockId x = work.back();
+        work.pop_back();
+        graph_.for_each_successor(x, kFlow, [&](const cfg::Edge& e) {
+          if (loops_.contains(loop, e.to)) {
+            one = false;
+          } else if (graph_.block(e.to).begin >= span_end) {
+            one = one && (after == kNoBlock || after == e.to);
+            after = e.to;
+          } else if (seen.insert(e.to).second) {
+            work.push_back(e.to);
+          }
+        });
+      }
+      if (one && work.empty() && after != kNoBlock) return after;
+    }
+  }
   return best != kNoBlock ? end_at(best) : best;
 }
 
