@@ -769,7 +769,7 @@ bool Structurer::outside_region(BlockId b, int depth) const {
     // (Only when it goes on inside: a NOP before code outside, such as the
     // `try:` line of the next try statement, is where the body leaves.)
     const BlockId next = fall_successor(b);
-    return preds == 1 && from_inside && next != kNoBlock && !outside_region(next, depth + 1);
+    return preds >= 1 && from_inside && next != kNoBlock && !outside_region(next, depth + 1);
   };
   if (depth == 0 && inside_nop()) return false;
   if (depth > 8 || !only_jumps(b)) return true;
@@ -2381,9 +2381,12 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
     auto breaks = [&](BlockId x) {
       if (pops_then_jumps(x)) return true;
       const BlockId to = jump_successor(x);
-      bool from_body = false;  // entered from the loop itself, as a break is
+      bool from_body = false;  // entered from the loop's body, as a break is
       graph_.for_each_predecessor(x, kFlow, [&](const cfg::Edge& e) {
-        from_body = from_body || loops_.contains(loop, e.from);
+        // (Or from an if in it whose other arm leaves the frame: laid out
+        // before the loop's exit.)
+        from_body = from_body || loops_.contains(loop, e.from) ||
+                    (dom_.dominates(h, e.from) && graph_.block(e.from).begin < graph_.block(exit).begin);
       });
       return for_loop && from_body && pops_before_last(graph_, x) &&
              fall_successor(x) == kNoBlock && to != kNoBlock && graph_.block(to).begin > graph_.block(x).begin &&
