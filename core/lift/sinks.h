@@ -76,16 +76,20 @@ class TargetSink : public StmtSink {
   ast::ExprPtr target_;
 };
 
-// `type name = value` (3.12+): INTRINSIC_TYPEALIAS's result, stored under its name.
+// `type name[params] = value` (3.12+): INTRINSIC_TYPEALIAS's result, stored under its name.
 class TypeAliasSink : public StmtSink {
  public:
-  explicit TypeAliasSink(ast::ExprPtr value) : value_(std::move(value)) {}
+  TypeAliasSink(std::string name, ast::TypeParamList params, ast::ExprPtr value)
+      : name_(std::move(name)), params_(std::move(params)), value_(std::move(value)) {}
   using StmtSink::put;
   void put(std::size_t, ast::ExprPtr target, ast::StmtList& out) override {
-    out.push_back(ast::type_alias(std::move(target), {}, value_));
+    out.push_back(ast::type_alias(std::move(target), params_, value_));
   }
+  const std::string& name() const { return name_; }  // the alias's own name (its __name__)
 
  private:
+  std::string name_;
+  ast::TypeParamList params_;
   ast::ExprPtr value_;
 };
 
