@@ -273,8 +273,30 @@ ast::StmtPtr Driver::define_class(const lift::ClassValue& c, const std::string& 
 
 std::string Driver::stored_name(const std::string& name) const { return mangled(name, private_prefix_); }
 
+namespace {
+// 3.14+ an annotation scope's first statement, `if format > 2: raise
+// NotImplementedError` (only the VALUE formats are computed by the code).
+bool is_format_guard(const ast::Stmt& st, const CodeObject& code) {
+  auto* i = st.as<ast::If>();
+  auto* c = i ? i->test->as<ast::Compare>() : nullptr;
+  if (!c || c->ops.size() != 1 || c->ops[0] != ast::CmpOperator::Gt || code.varnames.empty()) return false;
+  auto* n = c->left->as<ast::Name>();
+  auto* k = c->comparators[0]->as<ast::Constant>();
+  auto* two = k && k->value ? k->value->as<IntValue>() : nullptr;
+  if (!n || n->id != code.varnames[0] || !two || !two->is_small() || two->small != 2) return false;
+  auto* r = i->body.size() == 1 ? i->body[0]->as<ast::Raise>() : nullptr;
+  auto* e = r && r->exc && !r->cause ? r->exc->as<ast::Name>() : nullptr;
+  return e && e->id == "NotImplementedError";
+}
+}  // namespace
+
 ast::ExprPtr Driver::lazy_value(const lift::FunctionValue& f) {
   StmtList b = body(f.code, BodyKind::Lambda);
+  if (lift::version_row(version_.minor).lazy_format_guard && !b.empty() && is_format_guard(*b[0], *f.code)) {
+    StmtList rest = b[0]->as<ast::If>()->orelse;
+    rest.insert(rest.end(), b.begin() + 1, b.end());
+    b = std::move(rest);
+  }
   // 3.13+ `*Ts = *tuple[int]`: the default is unpacked into one value
   // (`(_t1,) = tuple[int]; return _t1`).
   if (b.size() == 2) {

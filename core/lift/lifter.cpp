@@ -715,6 +715,13 @@ void op_load_closure(State& s) {
 }
 void op_load_assertion_error(State& s) { s.push(Lifter::assertion_error()); }
 void op_load_build_class(State& s) { s.push(Item::of(Kind::BuildClass)); }
+// 3.14: a builtin loaded without a lookup (`assert`'s AssertionError, an
+// annotation scope's NotImplementedError...).
+void op_load_common_constant(State& s) {
+  std::string n = s.arg().text;
+  if (n == "AssertionError") s.push(Lifter::assertion_error());
+  else s.push(ast::name(n));
+}
 void op_push_null(State& s) { s.push(Item::of(Kind::Null)); }
 
 void push_method(State& s, ExprPtr attr) {
@@ -1675,6 +1682,7 @@ const std::unordered_map<std::string_view, Handler>& handlers() {
     t["LOAD_CLOSURE"] = op_load_closure;
     t["LOAD_ASSERTION_ERROR"] = op_load_assertion_error;
     t["LOAD_BUILD_CLASS"] = op_load_build_class;
+    t["LOAD_COMMON_CONSTANT"] = op_load_common_constant;
     t["LOAD_ATTR"] = op_load_attr;
     t["LOAD_METHOD"] = op_load_method;
     t["LOAD_SUPER_ATTR"] = op_load_super_attr;
