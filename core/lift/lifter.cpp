@@ -68,11 +68,12 @@ struct Lifter::State {
     if (stack.size() < depth) fail("stack underflow");
     return stack[stack.size() - depth];
   }
-  void push(ExprPtr e) {
+  Item fresh(ExprPtr e) {  // a value computed now
     Item i = Item::value(std::move(e));
     i.seq = ++lifter.value_count_;
-    stack.push_back(std::move(i));
+    return i;
   }
+  void push(ExprPtr e) { stack.push_back(fresh(std::move(e))); }
   void push(Item i) { stack.push_back(std::move(i)); }
   ExprPtr value(Item i);
   ExprPtr bound_value(const Item& i);
@@ -1110,8 +1111,20 @@ bool builds_type_params(State& s) {
     if (s.peek(k).kind != Kind::TypeParam) return false;
   return true;
 }
+// 3.11+ `*args: *Ts`: the annotation is unpacked into one value (UNPACK_SEQUENCE
+// 1) right after its parameter's name, in the annotations tuple.
+void starred_annotations(State& s, std::size_t n) {
+  for (std::size_t k = s.stack.size() - n + 1; k < s.stack.size(); ++k) {
+    Item& i = s.stack[k];
+    auto* u = i.kind == Kind::Slot ? dynamic_cast<UnpackSink*>(i.sink.get()) : nullptr;
+    const Item& name = s.stack[k - 1];
+    if (!u || !u->single_unstarred() || name.kind != Kind::Value || !const_str(name.expr)) continue;
+    i = s.fresh(ast::starred(u->value()));
+  }
+}
 void op_build_tuple(State& s) {
   if (builds_type_alias(s)) return op_type_alias(s);
+  if (s.cur().arg >= 2 && s.stack.size() >= s.cur().arg) starred_annotations(s, s.cur().arg);
   if (builds_type_params(s)) {
     auto params = std::make_shared<ast::TypeParamList>();
     for (Item& i : s.pop_items(s.cur().arg)) params->push_back(i.type_params->front());

@@ -35,6 +35,9 @@ class UnpackSink : public StmtSink {
     return out;
   }
   bool nested() const { return parent_ != nullptr; }
+  // `*args: *Ts` (3.11+) unpacks its annotation into one value: `[v] = [*Ts]`.
+  bool single_unstarred() const { return targets_.size() == 1 && !star_ && !parent_ && filled_ == 0; }
+  const ast::ExprPtr& value() const { return value_; }
 
  private:
   std::vector<ast::ExprPtr> targets_;
