@@ -78,6 +78,7 @@ struct Lifter::State {
   ExprPtr value(Item i);
   ExprPtr bound_value(const Item& i);
   void spill_all();
+  std::string free_name(const std::string& own);
   ExprPtr defined_function(const Item& i);
   ExprPtr defined_class(const Item& i);
   ExprPtr defined_alias(const TypeAliasSink& alias);
@@ -343,13 +344,18 @@ void Lifter::State::spill_all() {
     if (!is_atom(stack[k].expr)) spill(k);
 }
 
+// A free name for a definition used as a value: its own, unless the code uses that.
+std::string Lifter::State::free_name(const std::string& own) {
+  std::string n = ast::is_identifier(own) && !lifter.taken().count(own) ? own : lifter.new_temporary();
+  lifter.taken().insert(n);
+  return n;
+}
+
 // A function that is called or passed on instead of stored (generated code):
 // `def` it under a free name first.
 ExprPtr Lifter::State::defined_function(const Item& i) {
   spill_all();
-  const std::string& own = i.function->name();
-  std::string n = ast::is_identifier(own) && !lifter.taken().count(own) ? own : lifter.new_temporary();
-  lifter.taken().insert(n);
+  std::string n = free_name(i.function->name());
   stmts.push_back(lifter.definer_.define_function(*i.function, n));
   return ast::name(n);
 }
@@ -358,9 +364,7 @@ ExprPtr Lifter::State::defined_function(const Item& i) {
 // of C>` returns it): `class` it under a free name first.
 ExprPtr Lifter::State::defined_class(const Item& i) {
   spill_all();
-  const std::string& own = i.cls->name;
-  std::string n = ast::is_identifier(own) && !lifter.taken().count(own) ? own : lifter.new_temporary();
-  lifter.taken().insert(n);
+  std::string n = free_name(i.cls->name);
   stmts.push_back(lifter.definer_.define_class(*i.cls, n));
   return ast::name(n);
 }
@@ -368,12 +372,8 @@ ExprPtr Lifter::State::defined_class(const Item& i) {
 // A type alias returned instead of stored (a generic alias's wrapper returns it).
 ExprPtr Lifter::State::defined_alias(const TypeAliasSink& alias) {
   spill_all();
-  const std::string& own = alias.name();
-  std::string n = ast::is_identifier(own) && !lifter.taken().count(own) ? own : lifter.new_temporary();
-  lifter.taken().insert(n);
-  ast::StmtList out;
-  const_cast<TypeAliasSink&>(alias).put(0, ast::name(n, ast::ExprContext::Store), out);
-  stmts.insert(stmts.end(), out.begin(), out.end());
+  std::string n = free_name(alias.name());
+  stmts.push_back(alias.statement(ast::name(n, ast::ExprContext::Store)));
   return ast::name(n);
 }
 
@@ -547,7 +547,8 @@ void Lifter::State::call(Item callable, std::vector<Item> args, std::vector<ast:
   }
   // 3.12+ a generic def, class or type alias: its wrapper is called (with the
   // def's defaults) and what it returns is stored under the name.
-  if (callable.kind == Kind::Function && keywords.empty() && is_generic_wrapper(*callable.function->code)) {
+  if (callable.kind == Kind::Function && is_generic_wrapper(*callable.function->code)) {
+    if (!keywords.empty()) fail("a generic def's wrapper called with keywords");
     ExprList values;
     for (Item& a : args) values.push_back(value(std::move(a)));
     if (auto made = lifter.definer_.generic(*callable.function, values)) {

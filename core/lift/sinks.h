@@ -85,9 +85,8 @@ class TypeAliasSink : public StmtSink {
   TypeAliasSink(std::string name, ast::TypeParamList params, ast::ExprPtr value)
       : name_(std::move(name)), params_(std::move(params)), value_(std::move(value)) {}
   using StmtSink::put;
-  void put(std::size_t, ast::ExprPtr target, ast::StmtList& out) override {
-    out.push_back(ast::type_alias(std::move(target), params_, value_));
-  }
+  void put(std::size_t, ast::ExprPtr target, ast::StmtList& out) override { out.push_back(statement(std::move(target))); }
+  ast::StmtPtr statement(ast::ExprPtr target) const { return ast::type_alias(std::move(target), params_, value_); }
   const std::string& name() const { return name_; }  // the alias's own name (its __name__)
 
  private:
