@@ -1,5 +1,6 @@
 #include "decompile/driver.h"
 
+#include <algorithm>
 #include <limits>
 #include <set>
 #include <utility>
@@ -164,19 +165,28 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
       std::vector<std::string> g(s.lifter().globals().begin(), s.lifter().globals().end());
       std::set<std::string> nonlocals = s.lifter().nonlocals();
       // A free variable no instruction touches was only declared (`nonlocal a`).
-      // (3.13+ loads one with LOAD_FAST to hand it to a nested closure; a type
-      // parameter a nested def uses may not be declared nonlocal.)
+      // (3.13+ hands one to a nested closure with LOAD_FAST, which does not
+      // count: the declaration keeps it free should that closure fall back.
+      // Not a type parameter, whose nonlocal declaration is a SyntaxError.)
       std::set<std::string> touched;
-      for (const Instruction& ins : decoded.instructions) {
-        if (!ins.info) continue;
-        const ArgKind k = ins.info->arg;
-        if (k != ArgKind::Free && k != ArgKind::Local && k != ArgKind::LocalPair) continue;
-        ResolvedArg a = resolve_argument(decoded, ins);
-        touched.insert(a.text);
-        if (k == ArgKind::LocalPair) touched.insert(a.second);
-      }
+      for (const Instruction& ins : decoded.instructions)
+        if (ins.info && ins.info->arg == ArgKind::Free) touched.insert(resolve_argument(decoded, ins).text);
+      auto type_param = [&](const std::string& v) {
+        for (const auto& [wrapper, bound] : arguments_)
+          if (std::find(wrapper->localsplusnames.begin(), wrapper->localsplusnames.end(), v) !=
+              wrapper->localsplusnames.end())
+            return true;
+        return false;
+      };
       for (const std::string& v : code->freevars)
-        if (!touched.count(v) && v != "__class__") nonlocals.insert(v);
+        if (!touched.count(v) && v != "__class__" && !type_param(v)) nonlocals.insert(v);
+      // 3.12+ an inlined comprehension whose target a nested closure captures
+      // gives it a fresh cell (MAKE_CELL in the body), in the slot of the free
+      // variable of that name if there is one: its stores are the comprehension's.
+      for (const Instruction& ins : decoded.instructions)
+        if (ins.info && ins.op() == Op::MAKE_CELL && ins.arg < code->localspluskinds.size() &&
+            (code->localspluskinds[ins.arg] & kLocalFree))
+          nonlocals.erase(resolve_argument(decoded, ins).text);
       std::vector<std::string> nl(nonlocals.begin(), nonlocals.end());
       if (!g.empty()) out.push_back(ast::global(g));
       if (!nl.empty()) out.push_back(ast::nonlocal(nl));

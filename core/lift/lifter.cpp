@@ -510,6 +510,10 @@ void Lifter::State::call(Item callable, std::vector<Item> args, std::vector<ast:
     return;
   }
   if (callable.kind == Kind::BuildClass) {
+    // `class C(*bases)`: the body's function went into the argument list (hide_class_body).
+    if (!args.empty() && args[0].kind == Kind::Value)
+      if (auto* n = args[0].expr->as<ast::Name>(); n && n->id.starts_with(".class_body"))
+        if (const Item* body = lifter.hidden(n->id); body && body->kind == Kind::Function) args[0] = *body;
     if (args.size() < 2 || args[0].kind != Kind::Function) fail("__build_class__ without a body");
     auto cls = std::make_shared<ClassValue>();
     cls->body = args[0].function;
@@ -645,7 +649,7 @@ void op_call_function_ex(State& s) {
   if (kwargs) {
     // A key that is no identifier (`**{'a-b': 1}`, `**{k: v}`) keeps the dict as written.
     auto* d = kwargs->as<ast::Dict>();
-    bool as_keywords = d != nullptr;
+    bool as_keywords = d != nullptr && !d->keys.empty();  // (`**{}` stays)
     for (std::size_t k = 0; as_keywords && k < d->keys.size(); ++k) {
       if (!d->keys[k]) continue;  // a `**x` inside the display
       const std::string* key = const_str(d->keys[k]);
@@ -1123,8 +1127,23 @@ void starred_annotations(State& s, std::size_t n) {
     i = s.fresh(ast::starred(u->value()));
   }
 }
+// `class C(*bases)`: __build_class__'s arguments are a list (3.8: a tuple) of
+// the body's function, the name and the bases, unpacked by CALL_FUNCTION_EX.
+// The function is kept aside under a hidden name until that call.
+void hide_class_body(State& s, std::size_t n) {
+  if (n < 2 || s.stack.size() < n + 1 || s.peek(n).kind != Kind::Function) return;
+  const Item& below = s.peek(n + 1);
+  const bool build_class = below.kind == Kind::BuildClass ||
+                           (below.kind == Kind::Null && s.stack.size() >= n + 2 && s.peek(n + 2).kind == Kind::BuildClass);
+  if (!build_class) return;
+  Item& body = s.peek(n);
+  std::string hidden = ".class_body" + std::to_string(s.lifter.hidden_count());
+  s.lifter.bind_hidden(hidden, std::move(body));
+  body = s.fresh(ast::name(hidden));
+}
 void op_build_tuple(State& s) {
   if (builds_type_alias(s)) return op_type_alias(s);
+  hide_class_body(s, s.cur().arg);
   if (s.cur().arg >= 2 && s.stack.size() >= s.cur().arg) starred_annotations(s, s.cur().arg);
   if (builds_type_params(s)) {
     auto params = std::make_shared<ast::TypeParamList>();
@@ -1136,7 +1155,10 @@ void op_build_tuple(State& s) {
   }
   s.push(ast::tuple(s.pop_values(s.cur().arg)));
 }
-void op_build_list(State& s) { s.push(ast::list(s.pop_values(s.cur().arg))); }
+void op_build_list(State& s) {
+  hide_class_body(s, s.cur().arg);
+  s.push(ast::list(s.pop_values(s.cur().arg)));
+}
 void op_build_set(State& s) { s.push(ast::set(s.pop_values(s.cur().arg))); }
 void op_build_map(State& s) {
   ExprList items = s.pop_values(2 * std::size_t(s.cur().arg));
@@ -1157,7 +1179,8 @@ void op_build_const_key_map(State& s) {
 ExprList extended(const ExprList& elts, const ExprPtr& x) {
   ExprList out = elts;
   if (x->is<ast::Constant>()) {
-    if (auto items = tuple_elements(x)) {
+    // (Literal runs are folded into a constant of 3+ items: an empty one was `*()`.)
+    if (auto items = tuple_elements(x); items && !items->empty()) {
       out.insert(out.end(), items->begin(), items->end());
       return out;
     }
@@ -1214,10 +1237,9 @@ ExprList unpack_join(State& s, std::size_t n) {
   for (const ExprPtr& p : parts) {
     if (auto* t = p->as<ast::Tuple>()) out.insert(out.end(), t->elts.begin(), t->elts.end());
     else if (auto* l = p->as<ast::List>()) out.insert(out.end(), l->elts.begin(), l->elts.end());
-    else if (p->is<ast::Constant>() && tuple_elements(p)) {
-      auto items = *tuple_elements(p);
-      out.insert(out.end(), items.begin(), items.end());
-    } else out.push_back(ast::starred(p));
+    else if (auto items = tuple_elements(p); items && !items->empty() && p->is<ast::Constant>())  // (`*()` stays)
+      out.insert(out.end(), items->begin(), items->end());
+    else out.push_back(ast::starred(p));
   }
   return out;
 }

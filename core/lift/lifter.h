@@ -96,9 +96,12 @@ class Lifter {
   static const ast::ExprPtr& assertion_error();
   void note_global(const std::string& n) { globals_.insert(n); }
   void note_nonlocal(const std::string& n) { nonlocals_.insert(n); }
-  // 3.12+ generic wrappers: a type parameter tuple or generic base stored in a
-  // hidden local (`.type_params`, `.generic_base`), for the code that reads it.
+  // Items with no source form kept under a name the source cannot spell, for
+  // the code that reads them: a 3.12+ generic wrapper's type parameters and
+  // generic base (`.type_params`, `.generic_base`), a class body's function
+  // while `class C(*bases)` builds its argument list.
   void bind_hidden(const std::string& n, Item i) { hidden_[n] = std::move(i); }
+  std::size_t hidden_count() const { return hidden_.size(); }
   const Item* hidden(const std::string& n) const {
     auto it = hidden_.find(n);
     return it == hidden_.end() ? nullptr : &it->second;

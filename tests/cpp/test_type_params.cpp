@@ -167,12 +167,10 @@ INSTANTIATE_TEST_SUITE_P(Versions, BadTypeParams, ::testing::Values(12, 13, 14),
 
 // --- 3.14, from its opcode tables ---------------------------------------------------
 
-// `def first[T: int](x): return x` as 3.14 compiles it: the bound is an
-// annotation scope (`format` argument, defaulting to 1, and the
-// NotImplementedError guard for formats it cannot compute).
-TEST(TypeParams314, GenericDefWithAnAnnotationScopeBound) {
-  const int minor = 14;
-  Assembler b(minor);
+// A 3.14 annotation scope returning the global `int`: a `format` argument and
+// the NotImplementedError guard for the formats it cannot compute.
+std::shared_ptr<CodeObject> annotation_scope_returning_int(const std::string& name, const std::string& qualname) {
+  Assembler b(14);
   const int body = b.label();
   b.op("RESUME", 0);
   b.op("LOAD_FAST_BORROW", 0);
@@ -185,15 +183,45 @@ TEST(TypeParams314, GenericDefWithAnAnnotationScopeBound) {
   b.bind(body);
   b.op("LOAD_GLOBAL", 0);  // int
   b.op("RETURN_VALUE");
-  auto bound = b.code();
-  bound->name = "T";
-  bound->qualname = "<generic parameters of first>.T";
-  bound->argcount = bound->posonlyargcount = 1;
-  bound->varnames = bound->localsplusnames = {"format"};
-  bound->localspluskinds = {kLocalPlain | kLocalArgPos};
-  bound->names = {"int"};
-  bound->consts = {};
-  bound->flags = kCoOptimized | kCoNewLocals;
+  auto code = b.code();
+  code->name = name;
+  code->qualname = qualname;
+  code->argcount = code->posonlyargcount = 1;
+  code->varnames = code->localsplusnames = {"format"};
+  code->localspluskinds = {kLocalPlain | kLocalArgPos};
+  code->names = {"int"};
+  code->consts = {};
+  code->flags = kCoOptimized | kCoNewLocals;
+  return code;
+}
+
+// `type X = int` as 3.14 compiles it: the value is an annotation scope.
+TEST(TypeParams314, TypeAliasValueIsAnAnnotationScope) {
+  Assembler m(14);
+  m.op("RESUME", 0);
+  m.op("LOAD_CONST", 0);  // 'X'
+  m.op("LOAD_CONST", 1);  // None
+  m.op("LOAD_CONST", 2);  // <code X>
+  m.op("MAKE_FUNCTION");
+  m.op("BUILD_TUPLE", 3);
+  m.op("CALL_INTRINSIC_1", 11);  // INTRINSIC_TYPEALIAS
+  m.op("STORE_NAME", 0);
+  m.op("LOAD_CONST", 1);
+  m.op("RETURN_VALUE");
+  auto module = m.code();
+  module->consts = {text("X"), make_object(NoneValue{}), code_const(annotation_scope_returning_int("X", "X"))};
+  module->names = {"X"};
+  module->varnames = module->localsplusnames = {};
+  module->localspluskinds = {};
+  module->name = module->qualname = "<module>";
+  EXPECT_EQ(decompile_to_source(module, *find_version(14)), "type X = int\n");
+}
+
+// `def first[T: int](x): return x` as 3.14 compiles it: the bound is an
+// annotation scope whose function gets `format` a default of 1.
+TEST(TypeParams314, GenericDefWithAnAnnotationScopeBound) {
+  const int minor = 14;
+  auto bound = annotation_scope_returning_int("T", "<generic parameters of first>.T");
 
   Assembler f(minor);
   f.op("RESUME", 0);
