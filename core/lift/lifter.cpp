@@ -2060,7 +2060,7 @@ BlockEffect Lifter::run(const cfg::Graph& graph, cfg::BlockId id, Stack stack) {
   // What a lift may change besides its result.
   auto state = [&] {
     return std::make_tuple(temporary_count_, temporaries_.size(), taken_.size(), names_collected_,
-                           globals_.size(), nonlocals_.size(), hidden_.size());
+                           globals_.size(), nonlocals_.size(), hidden_.size(), hidden_reads_);
   };
   const auto before = state();
   CachedLift entry{id, stack, std::nullopt, std::nullopt};

@@ -103,6 +103,7 @@ class Lifter {
   void bind_hidden(const std::string& n, Item i) { hidden_[n] = std::move(i); }
   std::size_t hidden_count() const { return hidden_.size(); }
   const Item* hidden(const std::string& n) const {
+    ++hidden_reads_;  // a lift that reads one depends on more than its block and stack: not cached
     auto it = hidden_.find(n);
     return it == hidden_.end() ? nullptr : &it->second;
   }
@@ -125,6 +126,7 @@ class Lifter {
   const VersionRow& row_;
   std::set<std::string> globals_, nonlocals_;
   std::map<std::string, Item> hidden_;
+  mutable std::size_t hidden_reads_ = 0;
   std::set<std::string> taken_;        // every name the code (and its nested code) uses
   bool names_collected_ = false;
   std::set<std::string>& taken();
