@@ -278,4 +278,84 @@ TEST(TypeParams314, GenericDefWithAnAnnotationScopeBound) {
   EXPECT_EQ(decompile_to_source(module, *find_version(minor)), "def first[T: int](x):\n    return x\n");
 }
 
+// `class C[T]: pass` as 3.14 compiles it: the wrapper keeps the tuple in the
+// cell `.type_params` for the class body and passes Generic[T] as the last base.
+TEST(TypeParams314, GenericClass) {
+  Assembler b(14);
+  b.op("COPY_FREE_VARS", 1);
+  b.op("RESUME", 0);
+  b.op("LOAD_NAME", 0);   // __name__
+  b.op("STORE_NAME", 1);  // __module__
+  b.op("LOAD_CONST", 0);  // 'C'
+  b.op("STORE_NAME", 2);  // __qualname__
+  b.op("LOAD_SMALL_INT", 1);
+  b.op("STORE_NAME", 3);  // __firstlineno__
+  b.op("LOAD_LOCALS");
+  b.op("LOAD_FROM_DICT_OR_DEREF", 0);  // .type_params
+  b.op("STORE_NAME", 4);               // __type_params__
+  b.op("LOAD_CONST", 1);               // ()
+  b.op("STORE_NAME", 5);               // __static_attributes__
+  b.op("LOAD_CONST", 2);               // None
+  b.op("RETURN_VALUE");
+  auto body = b.code();
+  body->name = body->qualname = "C";
+  body->names = {"__name__", "__module__", "__qualname__", "__firstlineno__", "__type_params__", "__static_attributes__"};
+  body->consts = {text("C"), make_object(TupleValue{}), make_object(NoneValue{})};
+  body->varnames = {};
+  body->freevars = body->localsplusnames = {".type_params"};
+  body->localspluskinds = {kLocalFree};
+  body->nlocals = 0;
+  body->flags = 0;
+
+  Assembler w(14);
+  w.op("MAKE_CELL", 2);
+  w.op("RESUME", 0);
+  w.op("LOAD_CONST", 0);  // 'T'
+  w.op("CALL_INTRINSIC_1", kTypeVar);
+  w.op("COPY", 1);
+  w.op("STORE_FAST", 0);  // T
+  w.op("BUILD_TUPLE", 1);
+  w.op("STORE_DEREF", 2);  // .type_params
+  w.op("LOAD_BUILD_CLASS");
+  w.op("PUSH_NULL");
+  w.op("LOAD_FAST", 2);
+  w.op("BUILD_TUPLE", 1);
+  w.op("LOAD_CONST", 1);  // <code C>
+  w.op("MAKE_FUNCTION");
+  w.op("SET_FUNCTION_ATTRIBUTE", 8);
+  w.op("LOAD_CONST", 2);  // 'C'
+  w.op("LOAD_DEREF", 2);
+  w.op("CALL_INTRINSIC_1", kSubscriptGeneric);
+  w.op("STORE_FAST", 1);  // .generic_base
+  w.op("LOAD_FAST", 1);
+  w.op("CALL", 3);
+  w.op("RETURN_VALUE");
+  auto wrapper = w.code();
+  wrapper->name = wrapper->qualname = "<generic parameters of C>";
+  wrapper->consts = {text("T"), code_const(body), text("C")};
+  wrapper->varnames = {"T", ".generic_base"};
+  wrapper->cellvars = {".type_params"};
+  wrapper->localsplusnames = {"T", ".generic_base", ".type_params"};
+  wrapper->localspluskinds = {kLocalPlain, kLocalPlain, kLocalCell};
+  wrapper->nlocals = 2;
+  wrapper->flags = kCoOptimized | kCoNewLocals;
+
+  Assembler m(14);
+  m.op("RESUME", 0);
+  m.op("LOAD_CONST", 0);
+  m.op("MAKE_FUNCTION");
+  m.op("PUSH_NULL");
+  m.op("CALL", 0);
+  m.op("STORE_NAME", 0);
+  m.op("LOAD_CONST", 1);
+  m.op("RETURN_VALUE");
+  auto module = m.code();
+  module->consts = {code_const(wrapper), make_object(NoneValue{})};
+  module->names = {"C"};
+  module->varnames = module->localsplusnames = {};
+  module->localspluskinds = {};
+  module->name = module->qualname = "<module>";
+  EXPECT_EQ(decompile_to_source(module, *find_version(14)), "class C[T]:\n    pass\n");
+}
+
 }  // namespace unveil
