@@ -1,5 +1,6 @@
 #include "decompile/driver.h"
 
+#include <algorithm>
 #include <limits>
 #include <set>
 #include <utility>
@@ -12,6 +13,7 @@
 #include "decompile/private_names.h"
 #include "decompile/signature.h"
 #include "disasm/disassemble.h"
+#include "lift/sinks.h"
 #include "lift/version_table.h"
 #include "structure/comprehension.h"
 #include "structure/simplify.h"
@@ -61,6 +63,28 @@ ast::ExprPtr as_expression(const StmtList& body) {
     ast::ExprPtr b = as_expression(i->orelse.empty() ? rest : i->orelse);
     if (a && b) return ast::if_exp(i->test, a, b);
   }
+  return nullptr;
+}
+
+// A def or class built elsewhere (a generic one) under the enclosing code's
+// name and decorators.
+ast::StmtPtr renamed(const ast::StmtPtr& def, const std::string& name, const ast::ExprList& decorators) {
+  auto redo = [&](auto node) {
+    node.name = name;
+    node.decorator_list = decorators;
+    return ast::make_stmt(std::move(node), def->line);
+  };
+  if (auto* f = def->as<ast::FunctionDef>()) return redo(*f);
+  if (auto* f = def->as<ast::AsyncFunctionDef>()) return redo(*f);
+  if (auto* c = def->as<ast::ClassDef>()) return redo(*c);
+  return def;
+}
+
+// The last code object in `code`'s constants named `name` (a generic
+// wrapper's def or class body comes after its bounds' code).
+std::shared_ptr<const CodeObject> nested_code(const CodeObject& code, const std::string& name) {
+  for (auto it = code.consts.rbegin(); it != code.consts.rend(); ++it)
+    if (auto* cv = *it ? (*it)->as<CodeValue>() : nullptr; cv && cv->code && cv->code->name == name) return cv->code;
   return nullptr;
 }
 
@@ -141,11 +165,28 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
       std::vector<std::string> g(s.lifter().globals().begin(), s.lifter().globals().end());
       std::set<std::string> nonlocals = s.lifter().nonlocals();
       // A free variable no instruction touches was only declared (`nonlocal a`).
+      // (3.13+ hands one to a nested closure with LOAD_FAST, which does not
+      // count: the declaration keeps it free should that closure fall back.
+      // Not a type parameter, whose nonlocal declaration is a SyntaxError.)
       std::set<std::string> touched;
       for (const Instruction& ins : decoded.instructions)
         if (ins.info && ins.info->arg == ArgKind::Free) touched.insert(resolve_argument(decoded, ins).text);
+      auto type_param = [&](const std::string& v) {
+        for (const auto& [wrapper, bound] : arguments_)
+          if (std::find(wrapper->localsplusnames.begin(), wrapper->localsplusnames.end(), v) !=
+              wrapper->localsplusnames.end())
+            return true;
+        return false;
+      };
       for (const std::string& v : code->freevars)
-        if (!touched.count(v) && v != "__class__") nonlocals.insert(v);
+        if (!touched.count(v) && v != "__class__" && !type_param(v)) nonlocals.insert(v);
+      // 3.12+ an inlined comprehension whose target a nested closure captures
+      // gives it a fresh cell (MAKE_CELL in the body), in the slot of the free
+      // variable of that name if there is one: its stores are the comprehension's.
+      for (const Instruction& ins : decoded.instructions)
+        if (ins.info && ins.op() == Op::MAKE_CELL && ins.arg < code->localspluskinds.size() &&
+            (code->localspluskinds[ins.arg] & kLocalFree))
+          nonlocals.erase(resolve_argument(decoded, ins).text);
       std::vector<std::string> nl(nonlocals.begin(), nonlocals.end());
       if (!g.empty()) out.push_back(ast::global(g));
       if (!nl.empty()) out.push_back(ast::nonlocal(nl));
@@ -159,22 +200,27 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
   return stmts;
 }
 
+StmtList Driver::fallback_body(const std::shared_ptr<const CodeObject>& code, const std::string& reason) const {
+  std::string name = code->qualname.empty() ? code->name : code->qualname;
+  StmtList out;
+  out.push_back(ast::comment("unveil: could not decompile " + name + ": " + reason));
+  try {
+    DecodedCode decoded = decode(code, version_);
+    DisasmOptions options;
+    options.recursive = false;
+    out.push_back(ast::comment(disassemble(decoded, options)));
+  } catch (const Error&) {
+  }
+  out.push_back(ast::raise_(ast::call(ast::name("RuntimeError"),
+                                      {ast::string("unveil could not decompile " + name)})));
+  return out;
+}
+
 StmtList Driver::body_or_fallback(const std::shared_ptr<const CodeObject>& code, BodyKind kind) {
   try {
     return body(code, kind);
   } catch (const Error& e) {
-    std::string name = code->qualname.empty() ? code->name : code->qualname;
-    StmtList out;
-    out.push_back(ast::comment("unveil: could not decompile " + name + ": " + e.what()));
-    try {
-      DecodedCode decoded = decode(code, version_);
-      DisasmOptions options;
-      options.recursive = false;
-      out.push_back(ast::comment(disassemble(decoded, options)));
-    } catch (const Error&) {
-    }
-    out.push_back(ast::raise_(ast::call(ast::name("RuntimeError"),
-                                        {ast::string("unveil could not decompile " + name)})));
+    StmtList out = fallback_body(code, e.what());
     if (kind == BodyKind::Function && lift::version_row(version_.minor).static_attributes)
       for (const std::string& attr : stored_self_attributes(code))
         out.push_back(ast::assign(ast::attribute(ast::name(code->varnames[0]), attr, ast::ExprContext::Store),
@@ -207,6 +253,7 @@ std::vector<std::string> Driver::stored_self_attributes(const std::shared_ptr<co
 }
 
 ast::StmtPtr Driver::define_function(const lift::FunctionValue& f, const std::string& name) {
+  if (f.defined) return renamed(f.defined, name, f.decorators);
   StmtList b = body_or_fallback(f.code, BodyKind::Function);
   // A generator whose yields were unreachable (`return; yield`): `if False:
   // yield` keeps it a generator and compiles to nothing.
@@ -216,11 +263,12 @@ ast::StmtPtr Driver::define_function(const lift::FunctionValue& f, const std::st
   ast::Arguments args = signature(f);
   bool is_async = f.code->flags & (kCoCoroutine | kCoAsyncGenerator);
   if (is_async)
-    return ast::async_function_def(name, args, b, f.decorators, return_annotation(f));
-  return ast::function_def(name, args, b, f.decorators, return_annotation(f));
+    return ast::async_function_def(name, args, b, f.decorators, return_annotation(f), f.type_params);
+  return ast::function_def(name, args, b, f.decorators, return_annotation(f), f.type_params);
 }
 
 ast::StmtPtr Driver::define_class(const lift::ClassValue& c, const std::string& name) {
+  if (c.defined) return renamed(c.defined, name, c.decorators);
   std::string outer = std::exchange(private_prefix_, private_prefix(c.name));
   StmtList b;
   try {
@@ -230,13 +278,147 @@ ast::StmtPtr Driver::define_class(const lift::ClassValue& c, const std::string& 
     throw;
   }
   private_prefix_ = outer;
-  return ast::class_def(name, c.bases, c.keywords, b, c.decorators);
+  return ast::class_def(name, c.bases, c.keywords, b, c.decorators, c.type_params);
 }
 
 std::string Driver::stored_name(const std::string& name) const { return mangled(name, private_prefix_); }
 
+namespace {
+// 3.14+ an annotation scope's first statement, `if format > 2: raise
+// NotImplementedError` (only the VALUE formats are computed by the code).
+bool is_format_guard(const ast::Stmt& st, const CodeObject& code) {
+  auto* i = st.as<ast::If>();
+  auto* c = i ? i->test->as<ast::Compare>() : nullptr;
+  if (!c || c->ops.size() != 1 || c->ops[0] != ast::CmpOperator::Gt || code.varnames.empty()) return false;
+  auto* n = c->left->as<ast::Name>();
+  auto* k = c->comparators[0]->as<ast::Constant>();
+  auto* two = k && k->value ? k->value->as<IntValue>() : nullptr;
+  if (!n || n->id != code.varnames[0] || !two || !two->is_small() || two->small != 2) return false;
+  auto* r = i->body.size() == 1 ? i->body[0]->as<ast::Raise>() : nullptr;
+  auto* e = r && r->exc && !r->cause ? r->exc->as<ast::Name>() : nullptr;
+  return e && e->id == "NotImplementedError";
+}
+}  // namespace
+
 ast::ExprPtr Driver::lazy_value(const lift::FunctionValue& f) {
-  return as_expression(body(f.code, BodyKind::Lambda));
+  StmtList b = body(f.code, BodyKind::Lambda);
+  if (lift::version_row(version_.minor).lazy_format_guard && !b.empty() && is_format_guard(*b[0], *f.code)) {
+    StmtList rest = b[0]->as<ast::If>()->orelse;
+    rest.insert(rest.end(), b.begin() + 1, b.end());
+    b = std::move(rest);
+  }
+  // 3.13+ `*Ts = *tuple[int]`: the default is unpacked into one value
+  // (`(_t1,) = tuple[int]; return _t1`).
+  if (b.size() == 2) {
+    auto* a = b[0]->as<ast::Assign>();
+    auto* r = b[1]->as<ast::Return>();
+    auto* t = a && a->targets.size() == 1 ? a->targets[0]->as<ast::Tuple>() : nullptr;
+    auto* n = t && t->elts.size() == 1 ? t->elts[0]->as<ast::Name>() : nullptr;
+    auto* rn = r && r->value ? r->value->as<ast::Name>() : nullptr;
+    if (n && rn && n->id == rn->id) return ast::starred(a->value);
+  }
+  return as_expression(b);
+}
+
+// 3.12+ (⇄ codegen_function/codegen_class/codegen_typealias with type
+// parameters): a generic def, class or type alias is made by a hidden
+// function that builds the type parameters and returns the object; the
+// enclosing code calls it (with the def's defaults) and stores the result.
+std::optional<lift::Item> Driver::generic(const lift::FunctionValue& wrapper, const ast::ExprList& args) {
+  try {
+    return generic_definition(wrapper, args);
+  } catch (const Error& e) {
+    return generic_fallback(wrapper, e.what());
+  }
+}
+
+ast::ExprPtr Driver::argument(const CodeObject& code, const std::string& name) const {
+  for (auto it = arguments_.rbegin(); it != arguments_.rend(); ++it) {
+    if (it->first != &code) continue;
+    auto found = it->second.find(name);
+    return found == it->second.end() ? nullptr : found->second;
+  }
+  return nullptr;
+}
+
+lift::Item Driver::generic_definition(const lift::FunctionValue& wrapper, const ast::ExprList& args) {
+  const CodeObject& code = *wrapper.code;
+  const std::string target = lift::generic_target(code);
+  auto fail = [&](const std::string& what) { return Error(ErrorKind::Decode, "decompile: " + code.name + " " + what); };
+  if (code.argcount < 0 || args.size() != std::size_t(code.argcount) || code.varnames.size() < args.size() ||
+      code.kwonlyargcount != 0)
+    throw fail("is called with " + std::to_string(args.size()) + " arguments, not its " +
+               std::to_string(code.argcount));
+  if (++depth_ > kMaxDepth) {
+    --depth_;
+    throw Error(ErrorKind::Decode, "decompile: code objects nested too deeply");
+  }
+  // Its arguments (`.defaults`, `.kwdefaults`) are the values the call passed.
+  std::map<std::string, ast::ExprPtr> bound;
+  for (std::size_t k = 0; k < args.size(); ++k) bound[code.varnames[k]] = args[k];
+  arguments_.emplace_back(&code, std::move(bound));
+  struct Guard {
+    Driver& d;
+    ~Guard() {
+      --d.depth_;
+      d.arguments_.pop_back();
+    }
+  } guard{*this};
+  const bool lines = lift::version_row(version_.minor).filter_jump_by_line;
+  DecodedCode decoded = decode(wrapper.code, version_, DecodeParts{.lines = lines, .positions = false});
+  structure::Structurer s(decoded, *this);
+  StmtList stmts = structure::inline_temporaries(s.run(), s.lifter().temporaries());
+  // What is left is the definition under some name, and its return.
+  auto* r = stmts.size() == 2 ? stmts[1]->as<ast::Return>() : nullptr;
+  auto* returned = r && r->value ? r->value->as<ast::Name>() : nullptr;
+  if (!returned) throw fail("does more than make " + target);
+  const ast::StmtPtr& def = stmts[0];
+  lift::Item out;
+  if (auto* f = def->as<ast::FunctionDef>() ? def->as<ast::FunctionDef>() : def->as<ast::AsyncFunctionDef>()) {
+    if (f->name != returned->id || !f->decorator_list.empty()) throw fail("does more than make " + target);
+    if (f->type_params.empty()) throw fail("makes a function without type parameters");
+    auto fv = std::make_shared<lift::FunctionValue>();
+    fv->code = nested_code(code, target);
+    if (!fv->code) fv->code = wrapper.code;
+    fv->defined = renamed(def, target, {});
+    out = lift::Item::of(lift::Item::Kind::Function);
+    out.function = std::move(fv);
+  } else if (auto* c = def->as<ast::ClassDef>()) {
+    if (c->name != returned->id || !c->decorator_list.empty()) throw fail("does more than make " + target);
+    if (c->type_params.empty()) throw fail("makes a class without type parameters");
+    auto cv = std::make_shared<lift::ClassValue>();
+    cv->name = target;
+    cv->body = std::make_shared<lift::FunctionValue>();
+    cv->body->code = nested_code(code, target);
+    if (!cv->body->code) cv->body->code = wrapper.code;
+    cv->defined = renamed(def, target, {});
+    out = lift::Item::of(lift::Item::Kind::Class);
+    out.cls = std::move(cv);
+  } else if (auto* a = def->as<ast::TypeAlias>()) {
+    auto* n = a->name ? a->name->as<ast::Name>() : nullptr;
+    if (!n || n->id != returned->id) throw fail("does more than make " + target);
+    if (a->type_params.empty()) throw fail("makes a type alias without type parameters");
+    out = lift::Item::of(lift::Item::Kind::Slot);
+    out.sink = std::make_shared<lift::TypeAliasSink>(target, a->type_params, a->value);
+  } else {
+    throw fail("does more than make " + target);
+  }
+  return out;
+}
+
+// A wrapper that cannot be rebuilt: a def of the same name whose body says
+// why and raises (its decorators still apply).
+lift::Item Driver::generic_fallback(const lift::FunctionValue& wrapper, const std::string& reason) {
+  ast::Arguments any;
+  any.vararg = ast::arg("args");
+  any.kwarg = ast::arg("kwargs");
+  const std::string target = lift::generic_target(*wrapper.code);
+  auto fv = std::make_shared<lift::FunctionValue>();
+  fv->code = wrapper.code;
+  fv->defined = ast::function_def(target, std::move(any), fallback_body(wrapper.code, reason));
+  lift::Item out = lift::Item::of(lift::Item::Kind::Function);
+  out.function = std::move(fv);
+  return out;
 }
 
 ast::ExprPtr Driver::function_expr(const lift::FunctionValue& f, ast::ExprPtr iter_arg) {

@@ -3,7 +3,10 @@
 
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "ast/stmt.h"
 #include "lift/lifter.h"
@@ -21,16 +24,23 @@ class Driver : public lift::Definer {
   ast::StmtList body(const std::shared_ptr<const CodeObject>& code, BodyKind kind);
   // Like body(), but a failure becomes a body that says so and raises.
   ast::StmtList body_or_fallback(const std::shared_ptr<const CodeObject>& code, BodyKind kind);
+  // The body of a code object that could not be decompiled: the reason, its
+  // disassembly and a raise.
+  ast::StmtList fallback_body(const std::shared_ptr<const CodeObject>& code, const std::string& reason) const;
 
   ast::StmtPtr define_function(const lift::FunctionValue& f, const std::string& name) override;
   ast::StmtPtr define_class(const lift::ClassValue& c, const std::string& name) override;
   ast::ExprPtr function_expr(const lift::FunctionValue& f, ast::ExprPtr iter_arg) override;
   ast::ExprPtr lazy_value(const lift::FunctionValue& f) override;
   std::string stored_name(const std::string& name) const override;
+  std::optional<lift::Item> generic(const lift::FunctionValue& wrapper, const ast::ExprList& args) override;
+  ast::ExprPtr argument(const CodeObject& code, const std::string& name) const override;
 
  private:
   std::vector<std::string> stored_self_attributes(const std::shared_ptr<const CodeObject>& code) const;
   ast::StmtList body_uncached(const std::shared_ptr<const CodeObject>& code, BodyKind kind);
+  lift::Item generic_definition(const lift::FunctionValue& wrapper, const ast::ExprList& args);
+  lift::Item generic_fallback(const lift::FunctionValue& wrapper, const std::string& reason);
 
   const VersionTraits& version_;
   int depth_ = 0;
@@ -46,6 +56,8 @@ class Driver : public lift::Definer {
     ast::StmtList body;
   };
   std::map<BodyKey, Cached> bodies_;
+  // The arguments of the generic wrappers being lifted (their `.defaults`).
+  std::vector<std::pair<const CodeObject*, std::map<std::string, ast::ExprPtr>>> arguments_;
 };
 
 // Class-body, module and function bookkeeping the compiler added.

@@ -157,6 +157,9 @@ StmtList tidy_class_body(StmtList body) {
           *n == "__static_attributes__" || *n == "__classcell__" || *n == "__classdictcell__")
         continue;
     }
+    // 3.12+ a generic class: `__type_params__ = .type_params` (the wrapper's tuple).
+    if (const std::string* n = assigned_name(s); n && *n == "__type_params__")
+      if (auto* v = s->as<ast::Assign>()->value->as<ast::Name>(); v && v->id == ".type_params") continue;
     if (auto* a = s->as<ast::Assign>(); a && !a->targets.empty()) {
       // `__classcell__ = __class__` chained with another target: keep nothing of it.
       bool cell = false;

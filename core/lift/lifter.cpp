@@ -68,16 +68,20 @@ struct Lifter::State {
     if (stack.size() < depth) fail("stack underflow");
     return stack[stack.size() - depth];
   }
-  void push(ExprPtr e) {
+  Item fresh(ExprPtr e) {  // a value computed now
     Item i = Item::value(std::move(e));
     i.seq = ++lifter.value_count_;
-    stack.push_back(std::move(i));
+    return i;
   }
+  void push(ExprPtr e) { stack.push_back(fresh(std::move(e))); }
   void push(Item i) { stack.push_back(std::move(i)); }
   ExprPtr value(Item i);
   ExprPtr bound_value(const Item& i);
   void spill_all();
+  std::string free_name(const std::string& own);
   ExprPtr defined_function(const Item& i);
+  ExprPtr defined_class(const Item& i);
+  ExprPtr defined_alias(const TypeAliasSink& alias);
   ExprPtr unpacked_value(const Item& i, UnpackSink& sink);
   ExprPtr pop_value() { return value(pop()); }
   ExprList pop_values(std::size_t n) {
@@ -340,14 +344,36 @@ void Lifter::State::spill_all() {
     if (!is_atom(stack[k].expr)) spill(k);
 }
 
+// A free name for a definition used as a value: its own, unless the code uses that.
+std::string Lifter::State::free_name(const std::string& own) {
+  std::string n = ast::is_identifier(own) && !lifter.taken().count(own) ? own : lifter.new_temporary();
+  lifter.taken().insert(n);
+  return n;
+}
+
 // A function that is called or passed on instead of stored (generated code):
 // `def` it under a free name first.
 ExprPtr Lifter::State::defined_function(const Item& i) {
   spill_all();
-  const std::string& own = i.function->code->name;
-  std::string n = ast::is_identifier(own) && !lifter.taken().count(own) ? own : lifter.new_temporary();
-  lifter.taken().insert(n);
+  std::string n = free_name(i.function->name());
   stmts.push_back(lifter.definer_.define_function(*i.function, n));
+  return ast::name(n);
+}
+
+// A class returned instead of stored (a generic class's `<generic parameters
+// of C>` returns it): `class` it under a free name first.
+ExprPtr Lifter::State::defined_class(const Item& i) {
+  spill_all();
+  std::string n = free_name(i.cls->name);
+  stmts.push_back(lifter.definer_.define_class(*i.cls, n));
+  return ast::name(n);
+}
+
+// A type alias returned instead of stored (a generic alias's wrapper returns it).
+ExprPtr Lifter::State::defined_alias(const TypeAliasSink& alias) {
+  spill_all();
+  std::string n = free_name(alias.name());
+  stmts.push_back(alias.statement(ast::name(n, ast::ExprContext::Store)));
   return ast::name(n);
 }
 
@@ -418,13 +444,21 @@ void Lifter::State::store(ExprPtr target, Item item) {
     return;
   }
   if (item.kind == Kind::Marker) return;  // restoring a variable an inlined comprehension shadowed
+  if (item.kind == Kind::TypeParam || item.kind == Kind::TypeParams || item.kind == Kind::GenericBase) {
+    // A generic wrapper keeps each type parameter in a variable of its name
+    // and their tuple in `.type_params`: the source says nothing of these.
+    auto* n = target->as<ast::Name>();
+    if (!n) fail("type parameters stored into a target that is not a name");
+    lifter.bind_hidden(n->id, std::move(item));
+    return;
+  }
   if (item.kind == Kind::Slot) {
     put_target(*item.sink, item.index, target, stmts);
     return;
   }
   auto* name = target->as<ast::Name>();
   if (item.kind == Kind::Function && name) {
-    if (item.function->code->name == name->id || lifter.definer_.stored_name(item.function->code->name) == name->id) {
+    if (item.function->name() == name->id || lifter.definer_.stored_name(item.function->name()) == name->id) {
       emit(lifter.definer_.define_function(*item.function, name->id));
       return;
     }
@@ -476,12 +510,27 @@ void Lifter::State::call(Item callable, std::vector<Item> args, std::vector<ast:
     return;
   }
   if (callable.kind == Kind::BuildClass) {
+    // `class C(*bases)`: the body's function went into the argument list (hide_class_body).
+    if (!args.empty() && args[0].kind == Kind::Value)
+      if (auto* n = args[0].expr->as<ast::Name>(); n && n->id.starts_with(".class_body"))
+        if (const Item* body = lifter.hidden(n->id); body && body->kind == Kind::Function) args[0] = *body;
     if (args.size() < 2 || args[0].kind != Kind::Function) fail("__build_class__ without a body");
     auto cls = std::make_shared<ClassValue>();
     cls->body = args[0].function;
     const std::string* n = const_str(value(args[1]));
     cls->name = n ? *n : cls->body->code->name;
-    for (std::size_t k = 2; k < args.size(); ++k) cls->bases.push_back(value(std::move(args[k])));
+    for (std::size_t k = 2; k < args.size(); ++k) {
+      ExprPtr base = value(std::move(args[k]));
+      // 3.12+ a generic class: Generic[T...] is the last positional base.
+      auto* n = base->as<ast::Name>();
+      const Item* hidden = n && !n->id.empty() && n->id[0] == '.' ? lifter.hidden(n->id) : nullptr;
+      if (hidden && hidden->kind == Kind::GenericBase) {
+        if (k + 1 != args.size()) fail("a generic class's implicit base is not its last base");
+        cls->type_params = *hidden->type_params;
+        continue;
+      }
+      cls->bases.push_back(std::move(base));
+    }
     cls->keywords = std::move(keywords);
     Item out = Item::of(Kind::Class);
     out.cls = std::move(cls);
@@ -499,6 +548,20 @@ void Lifter::State::call(Item callable, std::vector<Item> args, std::vector<ast:
       push(std::move(args[0]));
       return;
     }
+  }
+  // 3.12+ a generic def, class or type alias: its wrapper is called (with the
+  // def's defaults) and what it returns is stored under the name.
+  if (callable.kind == Kind::Function && is_generic_wrapper(*callable.function->code)) {
+    if (!keywords.empty()) fail("a generic def's wrapper called with keywords");
+    ExprList values;
+    for (Item& a : args) values.push_back(value(std::move(a)));
+    if (auto made = lifter.definer_.generic(*callable.function, values)) {
+      push(std::move(*made));
+      return;
+    }
+    ExprPtr func = value(std::move(callable));
+    push(ast::call(func, std::move(values)));
+    return;
   }
   if (callable.kind == Kind::Function && args.size() == 1 &&
       (args[0].kind == Kind::Iter || args[0].kind == Kind::AsyncIter)) {
@@ -586,7 +649,7 @@ void op_call_function_ex(State& s) {
   if (kwargs) {
     // A key that is no identifier (`**{'a-b': 1}`, `**{k: v}`) keeps the dict as written.
     auto* d = kwargs->as<ast::Dict>();
-    bool as_keywords = d != nullptr;
+    bool as_keywords = d != nullptr && !d->keys.empty();  // (`**{}` stays)
     for (std::size_t k = 0; as_keywords && k < d->keys.size(); ++k) {
       if (!d->keys[k]) continue;  // a `**x` inside the display
       const std::string* key = const_str(d->keys[k]);
@@ -619,7 +682,14 @@ void op_call_function_ex(State& s) {
 
 void op_load_const(State& s) { s.push(constant_of(s.arg())); }
 void op_load_small_int(State& s) { s.push(ast::integer(s.arg().number)); }
-void op_load_name(State& s) { s.push(ast::name(s.arg().text)); }
+// A name as loaded: a generic wrapper's `.defaults` / `.kwdefaults` are the
+// values its caller passed (names starting with a dot are the compiler's own).
+ExprPtr loaded_name(State& s, const std::string& n) {
+  if (!n.empty() && n[0] == '.' && s.code.code)
+    if (ExprPtr v = s.definer().argument(*s.code.code, n)) return v;
+  return ast::name(n);
+}
+void op_load_name(State& s) { s.push(loaded_name(s, s.arg().text)); }
 // 3.12+ class bodies: a free variable is looked up in the class namespace
 // first (LOAD_LOCALS; LOAD_FROM_DICT_OR_DEREF name) — in source, just `name`.
 void op_load_locals(State& s) { s.push(Item::of(Kind::Marker)); }
@@ -639,8 +709,8 @@ void op_load_global(State& s) {
 }
 void op_load_fast_pair(State& s) {
   ResolvedArg a = s.arg();
-  s.push(ast::name(a.text));
-  s.push(ast::name(a.second));
+  s.push(loaded_name(s, a.text));
+  s.push(loaded_name(s, a.second));
 }
 // The cell itself, not its value: `(lambda: x).__closure__[0]` is the cell of x.
 // MAKE_FUNCTION ignores closure tuples (source captures implicitly); generated
@@ -651,6 +721,13 @@ void op_load_closure(State& s) {
 }
 void op_load_assertion_error(State& s) { s.push(Lifter::assertion_error()); }
 void op_load_build_class(State& s) { s.push(Item::of(Kind::BuildClass)); }
+// 3.14: a builtin loaded without a lookup (`assert`'s AssertionError, an
+// annotation scope's NotImplementedError...).
+void op_load_common_constant(State& s) {
+  std::string n = s.arg().text;
+  if (n == "AssertionError") s.push(Lifter::assertion_error());
+  else s.push(ast::name(n));
+}
 void op_push_null(State& s) { s.push(Item::of(Kind::Null)); }
 
 void push_method(State& s, ExprPtr attr) {
@@ -1026,20 +1103,69 @@ bool builds_type_alias(State& s) {
 }
 void op_type_alias(State& s) {
   Item compute = s.pop();
-  ExprPtr params = s.pop_value();
-  s.pop_value();  // the name, which the store gives again
-  if (!ast::is_none(params)) s.fail("a generic type alias is not supported");
+  Item params = s.pop();
+  const std::string* name = const_str(s.pop_value());
+  if (!name || !ast::is_identifier(*name)) s.fail("a type alias's name is not an identifier");
+  ast::TypeParamList type_params;
+  if (params.kind == Kind::TypeParams) type_params = *params.type_params;
+  else if (params.kind != Kind::Value || !ast::is_none(params.expr)) s.fail("a type alias's type parameters are not a tuple of them");
   ExprPtr value = compute.kind == Kind::Function ? s.definer().lazy_value(*compute.function) : nullptr;
-  if (!value) s.fail("type alias without a lazily computed value");
+  if (!value || value->is<ast::Starred>()) s.fail("type alias without a lazily computed value");
   Item alias = Item::of(Kind::Slot);
-  alias.sink = std::make_shared<TypeAliasSink>(value);
+  alias.sink = std::make_shared<TypeAliasSink>(*name, std::move(type_params), value);
   s.push(std::move(alias));  // (the CALL_INTRINSIC_1 that follows leaves it)
+}
+// 3.12+: the tuple of a generic's type parameters (each made by an intrinsic).
+bool builds_type_params(State& s) {
+  std::size_t n = s.cur().arg;
+  if (n == 0 || s.stack.size() < n) return false;
+  for (std::size_t k = 1; k <= n; ++k)
+    if (s.peek(k).kind != Kind::TypeParam) return false;
+  return true;
+}
+// 3.11+ `*args: *Ts`: the annotation is unpacked into one value (UNPACK_SEQUENCE
+// 1) right after its parameter's name, in the annotations tuple.
+void starred_annotations(State& s, std::size_t n) {
+  for (std::size_t k = s.stack.size() - n + 1; k < s.stack.size(); ++k) {
+    Item& i = s.stack[k];
+    auto* u = i.kind == Kind::Slot ? dynamic_cast<UnpackSink*>(i.sink.get()) : nullptr;
+    const Item& name = s.stack[k - 1];
+    if (!u || !u->single_unstarred() || name.kind != Kind::Value || !const_str(name.expr)) continue;
+    i = s.fresh(ast::starred(u->value()));
+  }
+}
+// `class C(*bases)`: __build_class__'s arguments are a list (3.8: a tuple) of
+// the body's function, the name and the bases, unpacked by CALL_FUNCTION_EX.
+// The function is kept aside under a hidden name until that call.
+void hide_class_body(State& s, std::size_t n) {
+  if (n < 2 || s.stack.size() < n + 1 || s.peek(n).kind != Kind::Function) return;
+  const Item& below = s.peek(n + 1);
+  const bool build_class = below.kind == Kind::BuildClass ||
+                           (below.kind == Kind::Null && s.stack.size() >= n + 2 && s.peek(n + 2).kind == Kind::BuildClass);
+  if (!build_class) return;
+  Item& body = s.peek(n);
+  std::string hidden = ".class_body" + std::to_string(s.lifter.hidden_count());
+  s.lifter.bind_hidden(hidden, std::move(body));
+  body = s.fresh(ast::name(hidden));
 }
 void op_build_tuple(State& s) {
   if (builds_type_alias(s)) return op_type_alias(s);
+  hide_class_body(s, s.cur().arg);
+  if (s.cur().arg >= 2 && s.stack.size() >= s.cur().arg) starred_annotations(s, s.cur().arg);
+  if (builds_type_params(s)) {
+    auto params = std::make_shared<ast::TypeParamList>();
+    for (Item& i : s.pop_items(s.cur().arg)) params->push_back(i.type_params->front());
+    Item out = Item::of(Kind::TypeParams);
+    out.type_params = std::move(params);
+    s.push(std::move(out));
+    return;
+  }
   s.push(ast::tuple(s.pop_values(s.cur().arg)));
 }
-void op_build_list(State& s) { s.push(ast::list(s.pop_values(s.cur().arg))); }
+void op_build_list(State& s) {
+  hide_class_body(s, s.cur().arg);
+  s.push(ast::list(s.pop_values(s.cur().arg)));
+}
 void op_build_set(State& s) { s.push(ast::set(s.pop_values(s.cur().arg))); }
 void op_build_map(State& s) {
   ExprList items = s.pop_values(2 * std::size_t(s.cur().arg));
@@ -1060,7 +1186,8 @@ void op_build_const_key_map(State& s) {
 ExprList extended(const ExprList& elts, const ExprPtr& x) {
   ExprList out = elts;
   if (x->is<ast::Constant>()) {
-    if (auto items = tuple_elements(x)) {
+    // (Literal runs are folded into a constant of 3+ items: an empty one was `*()`.)
+    if (auto items = tuple_elements(x); items && !items->empty()) {
       out.insert(out.end(), items->begin(), items->end());
       return out;
     }
@@ -1117,10 +1244,9 @@ ExprList unpack_join(State& s, std::size_t n) {
   for (const ExprPtr& p : parts) {
     if (auto* t = p->as<ast::Tuple>()) out.insert(out.end(), t->elts.begin(), t->elts.end());
     else if (auto* l = p->as<ast::List>()) out.insert(out.end(), l->elts.begin(), l->elts.end());
-    else if (p->is<ast::Constant>() && tuple_elements(p)) {
-      auto items = *tuple_elements(p);
-      out.insert(out.end(), items.begin(), items.end());
-    } else out.push_back(ast::starred(p));
+    else if (auto items = tuple_elements(p); items && !items->empty() && p->is<ast::Constant>())  // (`*()` stays)
+      out.insert(out.end(), items->begin(), items->end());
+    else out.push_back(ast::starred(p));
   }
   return out;
 }
@@ -1358,7 +1484,12 @@ void op_unpack_ex(State& s) {
 void op_return_value(State& s) {
   Item i = s.pop();
   // `return x` after `x = v` stored a copy (not `return (x := v)`).
-  ExprPtr v = i.kind == Kind::Value && !i.bound_to.empty() ? ast::name(i.bound_to) : s.value(std::move(i));
+  ExprPtr v;
+  auto* alias = i.kind == Kind::Slot ? dynamic_cast<TypeAliasSink*>(i.sink.get()) : nullptr;
+  if (i.kind == Kind::Value && !i.bound_to.empty()) v = ast::name(i.bound_to);
+  else if (i.kind == Kind::Class) v = s.defined_class(i);  // a generic class's wrapper returns it
+  else if (alias) v = s.defined_alias(*alias);              // and a generic alias's
+  else v = s.value(std::move(i));
   s.emit(ast::return_(v));
   s.term.kind = Terminator::Kind::Exit;
 }
@@ -1465,6 +1596,70 @@ void op_before_with(State& s) {
   s.push(std::move(slot));
 }
 
+// --- 3.12+ type parameters (⇄ codegen_type_params) ------------------------------------
+// Each is made from its name (and a lazily evaluated bound, constraints or
+// default), kept in a variable of its name, and the tuple of them goes to the
+// def (INTRINSIC_SET_FUNCTION_TYPE_PARAMS), the class (`.type_params`, and
+// Generic[...] as its last base) or the type alias.
+
+Item type_param_item(ast::TypeParam p) {
+  Item i = Item::of(Kind::TypeParam);
+  i.type_params = std::make_shared<const ast::TypeParamList>(ast::TypeParamList{std::move(p)});
+  return i;
+}
+std::string type_param_name(State& s) {
+  const std::string* n = const_str(s.pop_value());
+  if (!n || !ast::is_identifier(*n)) s.fail("a type parameter's name is not an identifier");
+  return *n;
+}
+// A bound, constraints or default: the expression a function made for it returns.
+ExprPtr lazily_computed(State& s, const Item& compute, const char* what) {
+  ExprPtr v = compute.kind == Kind::Function ? s.definer().lazy_value(*compute.function) : nullptr;
+  if (!v) s.fail(std::string("a type parameter's ") + what + " is not a lazily computed value");
+  return v;
+}
+bool is_tuple_value(const ExprPtr& e) {
+  if (e->is<ast::Tuple>()) return true;
+  auto* c = e->as<ast::Constant>();
+  return c && c->value && c->value->is<TupleValue>();
+}
+
+void op_call_intrinsic_2(State& s) {
+  std::string what = s.arg().text;
+  if (what == "INTRINSIC_TYPEVAR_WITH_BOUND" || what == "INTRINSIC_TYPEVAR_WITH_CONSTRAINTS") {
+    Item compute = s.pop();
+    std::string name = type_param_name(s);
+    const bool constraints = what == "INTRINSIC_TYPEVAR_WITH_CONSTRAINTS";
+    ExprPtr bound = lazily_computed(s, compute, constraints ? "constraints" : "bound");
+    // Constraints are written as a tuple (`T: (int, str)`); a bound never is one.
+    if (constraints != is_tuple_value(bound) || bound->is<ast::Starred>())
+      s.fail(constraints ? "a type parameter's constraints are not a tuple" : "a type parameter's bound is a tuple");
+    if (auto elts = tuple_elements(bound); elts && bound->is<ast::Constant>()) bound = ast::tuple(*elts);
+    s.push(type_param_item({ast::TypeVar{name, bound, nullptr}}));
+  } else if (what == "INTRINSIC_SET_TYPEPARAM_DEFAULT") {  // 3.13+ (PEP 696)
+    Item compute = s.pop();
+    Item param = s.pop();
+    if (param.kind != Kind::TypeParam) s.fail("a default for something that is not a type parameter");
+    ExprPtr d = lazily_computed(s, compute, "default");
+    ast::TypeParam p = param.type_params->front();
+    // Only a TypeVarTuple's default may be unpacked (`*Ts = *tuple[int]`).
+    if (d->is<ast::Starred>() && !std::holds_alternative<ast::TypeVarTuple>(p.node))
+      s.fail("an unpacked default for a type parameter that is not a TypeVarTuple");
+    std::visit([&](auto& t) { t.default_value = d; }, p.node);
+    s.push(type_param_item(std::move(p)));
+  } else if (what == "INTRINSIC_SET_FUNCTION_TYPE_PARAMS") {
+    Item params = s.pop();
+    Item f = s.pop();
+    if (f.kind != Kind::Function || params.kind != Kind::TypeParams)
+      s.fail("type parameters set on something that is not a function");
+    if (!f.function->type_params.empty()) s.fail("a function's type parameters set twice");
+    f.function->type_params = *params.type_params;
+    s.push(std::move(f));
+  } else {
+    s.fail("intrinsic " + what + " is not supported");
+  }
+}
+
 void op_call_intrinsic_1(State& s) {
   std::string what = s.arg().text;
   if (what == "INTRINSIC_IMPORT_STAR") {
@@ -1477,6 +1672,20 @@ void op_call_intrinsic_1(State& s) {
   } else if (what == "INTRINSIC_ASYNC_GEN_WRAP") {
   } else if (what == "INTRINSIC_TYPEALIAS") {
     if (s.stack.empty() || !dynamic_cast<TypeAliasSink*>(s.peek().sink.get())) s.fail("type alias without its tuple");
+  } else if (what == "INTRINSIC_TYPEVAR") {
+    s.push(type_param_item({ast::TypeVar{type_param_name(s), nullptr, nullptr}}));
+  } else if (what == "INTRINSIC_PARAMSPEC") {
+    s.push(type_param_item({ast::ParamSpec{type_param_name(s), nullptr}}));
+  } else if (what == "INTRINSIC_TYPEVARTUPLE") {
+    s.push(type_param_item({ast::TypeVarTuple{type_param_name(s), nullptr}}));
+  } else if (what == "INTRINSIC_SUBSCRIPT_GENERIC") {  // a generic class's Generic[T...] base
+    ExprPtr v = s.pop_value();
+    auto* n = v->as<ast::Name>();
+    const Item* params = n ? s.lifter.hidden(n->id) : nullptr;
+    if (!params || params->kind != Kind::TypeParams) s.fail("Generic[...] of something that is not the type parameters");
+    Item base = Item::of(Kind::GenericBase);
+    base.type_params = params->type_params;
+    s.push(std::move(base));
   } else {
     s.fail("intrinsic " + what + " is not supported");
   }
@@ -1516,6 +1725,7 @@ const std::unordered_map<std::string_view, Handler>& handlers() {
     t["LOAD_CLOSURE"] = op_load_closure;
     t["LOAD_ASSERTION_ERROR"] = op_load_assertion_error;
     t["LOAD_BUILD_CLASS"] = op_load_build_class;
+    t["LOAD_COMMON_CONSTANT"] = op_load_common_constant;
     t["LOAD_ATTR"] = op_load_attr;
     t["LOAD_METHOD"] = op_load_method;
     t["LOAD_SUPER_ATTR"] = op_load_super_attr;
@@ -1605,6 +1815,7 @@ const std::unordered_map<std::string_view, Handler>& handlers() {
     t["POP_FINALLY"] = op_pop_finally;
     t["WITH_CLEANUP_FINISH"] = op_with_cleanup_finish;
     t["CALL_INTRINSIC_1"] = op_call_intrinsic_1;
+    t["CALL_INTRINSIC_2"] = op_call_intrinsic_2;
     t["CALL_FUNCTION"] = op_call_function;
     t["CALL_METHOD"] = op_call_method;
     t["CALL_FUNCTION_KW"] = op_call_function_kw;
@@ -1824,7 +2035,7 @@ bool same_entry(const Stack& a, const Stack& b) {
   for (std::size_t k = 0; k < a.size(); ++k) {
     const Item &x = a[k], &y = b[k];
     if (x.kind != y.kind || x.expr != y.expr || x.import != y.import || x.index != y.index ||
-        x.seq != y.seq || x.bound_to != y.bound_to)
+        x.seq != y.seq || x.bound_to != y.bound_to || x.type_params != y.type_params)
       return false;
   }
   return true;
@@ -1856,7 +2067,7 @@ BlockEffect Lifter::run(const cfg::Graph& graph, cfg::BlockId id, Stack stack) {
   // What a lift may change besides its result.
   auto state = [&] {
     return std::make_tuple(temporary_count_, temporaries_.size(), taken_.size(), names_collected_,
-                           globals_.size(), nonlocals_.size());
+                           globals_.size(), nonlocals_.size(), hidden_.size(), hidden_reads_);
   };
   const auto before = state();
   CachedLift entry{id, stack, std::nullopt, std::nullopt};

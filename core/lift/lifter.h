@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -34,6 +35,15 @@ class Definer {
   virtual ast::ExprPtr lazy_value(const FunctionValue&) { return nullptr; }
   // `name` as the code being lifted stores it (`__x` is `_C__x` inside class C).
   virtual std::string stored_name(const std::string& name) const { return name; }
+  // 3.12+: what calling a `<generic parameters of name>` function with `args`
+  // makes (a def, class or type alias with its type parameters), or nullopt
+  // when the definer does not rebuild them.
+  virtual std::optional<Item> generic(const FunctionValue& /*wrapper*/, const ast::ExprList& /*args*/) {
+    return std::nullopt;
+  }
+  // The value an argument of `code` is known to hold while it is lifted (the
+  // `.defaults` a generic def's wrapper is called with), or nullptr.
+  virtual ast::ExprPtr argument(const CodeObject& /*code*/, const std::string& /*name*/) const { return nullptr; }
 };
 
 struct Terminator {
@@ -86,6 +96,17 @@ class Lifter {
   static const ast::ExprPtr& assertion_error();
   void note_global(const std::string& n) { globals_.insert(n); }
   void note_nonlocal(const std::string& n) { nonlocals_.insert(n); }
+  // Items with no source form kept under a name the source cannot spell, for
+  // the code that reads them: a 3.12+ generic wrapper's type parameters and
+  // generic base (`.type_params`, `.generic_base`), a class body's function
+  // while `class C(*bases)` builds its argument list.
+  void bind_hidden(const std::string& n, Item i) { hidden_[n] = std::move(i); }
+  std::size_t hidden_count() const { return hidden_.size(); }
+  const Item* hidden(const std::string& n) const {
+    ++hidden_reads_;  // a lift that reads one depends on more than its block and stack: not cached
+    auto it = hidden_.find(n);
+    return it == hidden_.end() ? nullptr : &it->second;
+  }
   // Temporaries lifting introduced to keep evaluation order (`_t1 = v`): values
   // that stayed on the stack while statements ran. Each is assigned once.
   const std::set<std::string>& temporaries() const { return temporaries_; }
@@ -104,6 +125,8 @@ class Lifter {
   Definer& definer_;
   const VersionRow& row_;
   std::set<std::string> globals_, nonlocals_;
+  std::map<std::string, Item> hidden_;
+  mutable std::size_t hidden_reads_ = 0;
   std::set<std::string> taken_;        // every name the code (and its nested code) uses
   bool names_collected_ = false;
   std::set<std::string>& taken();

@@ -35,6 +35,9 @@ class UnpackSink : public StmtSink {
     return out;
   }
   bool nested() const { return parent_ != nullptr; }
+  // `*args: *Ts` (3.11+) unpacks its annotation into one value: `[v] = [*Ts]`.
+  bool single_unstarred() const { return targets_.size() == 1 && !star_ && !parent_ && filled_ == 0; }
+  const ast::ExprPtr& value() const { return value_; }
 
  private:
   std::vector<ast::ExprPtr> targets_;
@@ -76,16 +79,19 @@ class TargetSink : public StmtSink {
   ast::ExprPtr target_;
 };
 
-// `type name = value` (3.12+): INTRINSIC_TYPEALIAS's result, stored under its name.
+// `type name[params] = value` (3.12+): INTRINSIC_TYPEALIAS's result, stored under its name.
 class TypeAliasSink : public StmtSink {
  public:
-  explicit TypeAliasSink(ast::ExprPtr value) : value_(std::move(value)) {}
+  TypeAliasSink(std::string name, ast::TypeParamList params, ast::ExprPtr value)
+      : name_(std::move(name)), params_(std::move(params)), value_(std::move(value)) {}
   using StmtSink::put;
-  void put(std::size_t, ast::ExprPtr target, ast::StmtList& out) override {
-    out.push_back(ast::type_alias(std::move(target), {}, value_));
-  }
+  void put(std::size_t, ast::ExprPtr target, ast::StmtList& out) override { out.push_back(statement(std::move(target))); }
+  ast::StmtPtr statement(ast::ExprPtr target) const { return ast::type_alias(std::move(target), params_, value_); }
+  const std::string& name() const { return name_; }  // the alias's own name (its __name__)
 
  private:
+  std::string name_;
+  ast::TypeParamList params_;
   ast::ExprPtr value_;
 };
 

@@ -7,10 +7,12 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ast/expr.h"
 #include "ast/stmt.h"
+#include "ast/type_param.h"
 #include "read/code_object.h"
 
 namespace unveil::lift {
@@ -22,6 +24,14 @@ struct FunctionValue {
   std::vector<std::pair<std::string, ast::ExprPtr>> kwdefaults;
   std::vector<std::pair<std::string, ast::ExprPtr>> annotations;
   ast::ExprList decorators;                      // outermost first
+  ast::TypeParamList type_params;                // 3.12+ `def f[T]` (INTRINSIC_SET_FUNCTION_TYPE_PARAMS)
+  // 3.12+: a generic def, decompiled whole from its `<generic parameters of
+  // f>` function (signature, body, type parameters); decorators and the
+  // stored name are still the enclosing code's.
+  ast::StmtPtr defined;
+
+  // The name the def gives it (a generic def's own, else its code's).
+  const std::string& name() const;
 };
 
 // `__build_class__(func, name, *bases, **kw)` before it is stored.
@@ -31,7 +41,28 @@ struct ClassValue {
   ast::ExprList bases;
   std::vector<ast::Keyword> keywords;
   ast::ExprList decorators;
+  ast::TypeParamList type_params;  // 3.12+ `class C[T]` (its implicit Generic[T] base is not in bases)
+  ast::StmtPtr defined;            // a generic class decompiled whole (see FunctionValue::defined)
 };
+
+// 3.12+: the hidden function that builds a generic def, class or type
+// alias's type parameters, `<generic parameters of name>`.
+inline constexpr std::string_view kGenericPrefix = "<generic parameters of ";
+inline bool is_generic_wrapper(const CodeObject& c) {
+  return c.name.size() > kGenericPrefix.size() + 1 && c.name.starts_with(kGenericPrefix) && c.name.back() == '>';
+}
+// The name the wrapper's def, class or alias is stored under (before mangling).
+inline std::string generic_target(const CodeObject& c) {
+  return c.name.substr(kGenericPrefix.size(), c.name.size() - kGenericPrefix.size() - 1);
+}
+
+inline const std::string& FunctionValue::name() const {
+  if (defined)
+    if (auto* f = defined->as<ast::FunctionDef>()) return f->name;
+  if (defined)
+    if (auto* f = defined->as<ast::AsyncFunctionDef>()) return f->name;
+  return code->name;
+}
 
 // Where a stored value goes when the store is part of a bigger target:
 // unpacking, a for target, `with ... as`, `except ... as`.
@@ -62,6 +93,9 @@ struct Item {
     Import,      // IMPORT_NAME result; expr = Name(dotted module)
     Slot,        // a value whose store goes to `sink[index]`
     Exception,   // an exception pushed by a handler entry (structurer use)
+    TypeParam,   // 3.12+ one type parameter (INTRINSIC_TYPEVAR...); `type_params` holds it
+    TypeParams,  // 3.12+ the tuple of a generic's type parameters; `type_params`
+    GenericBase, // 3.12+ a generic class's implicit base Generic[T...] (INTRINSIC_SUBSCRIPT_GENERIC)
   };
   Kind kind = Kind::Value;
   ast::ExprPtr expr;
@@ -70,6 +104,7 @@ struct Item {
   std::shared_ptr<Sink> sink;
   std::size_t index = 0;
   std::shared_ptr<const ImportValue> import;  // Import (shared: items are copied often, imports rarely)
+  std::shared_ptr<const ast::TypeParamList> type_params;  // TypeParam, TypeParams, GenericBase
   // Value: a copy of it was stored in this variable (DUP + STORE), so the
   // variable names it from then on: `(x := v)` or, after other statements, `x`.
   std::string bound_to;

@@ -33,6 +33,9 @@ struct VersionRow {
   bool filter_jump_by_line;         // 3.12: a comprehension filter's failing jump goes straight back to the
                                     // loop head only when the test is on the element's line
   bool static_attributes;           // 3.13+: a class records the `self.x` its methods store (__static_attributes__)
+  bool lazy_format_guard;           // 3.14+: a lazily evaluated value (type alias value, type parameter bound or
+                                    // default) is an annotation scope: it takes `format` and starts with
+                                    // `if format > 2: raise NotImplementedError`
 };
 
 const VersionRow& version_row(int minor);
