@@ -122,7 +122,7 @@ struct Lifter::State {
   // An inplace operator and its store are one statement, so always in one
   // block: a per-block list stays short (a table for the whole code object grew
   // with it and was looked up on every store).
-  std::vector<std::pair<ExprPtr, ast::Operator>> inplace;
+  std::vector<std::pair<ExprPtr, ast::Operator>> inplace{};
   void note_inplace(const ExprPtr& e, ast::Operator op) { inplace.emplace_back(e, op); }
   void call(Item callable, std::vector<Item> args, std::vector<ast::Keyword> keywords);
 };

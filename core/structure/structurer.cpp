@@ -1549,6 +1549,31 @@ BlockId Structurer::lone_arm_follow(BlockId t, BlockId f, BlockId stop,
   bool t_ends = ends_frame(t), f_ends = ends_frame(f);
   if (t_ends && !f_ends && can_merge_at(f) && first(t, f)) return f;
   if (f_ends && !t_ends && can_merge_at(t) && first(f, t)) return t;
+  // Both end the frame, and the body jumps over an else that returns to
+  // code laid out after it: that code follows the if (`if c: a else:
+  // return` + `rest`).
+  auto unwinds_first = [&](BlockId x) {
+    const Op op = graph_.instructions(x).front().op();
+    return op == Op::POP_BLOCK || op == Op::POP_EXCEPT;
+  };
+  if (t_ends && f_ends) {
+    const BlockId body = first(t, f) ? t : f, orelse = body == t ? f : t;
+    BlockId x = body;
+    for (int hops = 0; hops < 16 && x < graph_.size() && x != stop; ++hops) {
+      const BlockId fall = fall_successor(x), jump = jump_successor(x);
+      if (fall == kNoBlock && jump != kNoBlock) {
+        // (In the same try region: a jump to the end of an except clause
+        // is the clause's end, not code after the if.)
+        if (graph_.block(jump).begin > graph_.block(orelse).begin && can_merge_at(jump) &&
+            !dom_.dominates(orelse, jump) && graph_.last_instruction(x).op() == Op::JUMP_FORWARD &&
+            handler_chain(jump) == handler_chain(body) && !unwinds_first(jump))
+          return jump;
+        break;
+      }
+      if (jump != kNoBlock || fall == kNoBlock) break;
+      x = fall;
+    }
+  }
   return stop;
 }
 
