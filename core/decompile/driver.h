@@ -5,6 +5,7 @@
 #include <memory>
 #include <tuple>
 
+#include "ast/arena.h"
 #include "ast/stmt.h"
 #include "lift/lifter.h"
 
@@ -32,6 +33,9 @@ class Driver : public lift::Definer {
   std::vector<std::string> stored_self_attributes(const std::shared_ptr<const CodeObject>& code) const;
   ast::StmtList body_uncached(const std::shared_ptr<const CodeObject>& code, BodyKind kind);
 
+  // Nodes made while this driver decompiles come from one arena (first, so
+  // that the cached bodies below let go of their nodes before it closes).
+  ast::NodeArenaScope arena_;
   const VersionTraits& version_;
   int depth_ = 0;
   std::string private_prefix_;  // of the innermost class around the code being decompiled

@@ -1739,7 +1739,10 @@ const std::array<Handler, kOpCount>& handlers_by_op() {
 }  // namespace
 
 const ExprPtr& Lifter::assertion_error() {
-  static const ExprPtr e = ast::name("AssertionError");
+  static const ExprPtr e = [] {
+    ast::NodeArenaScope heap(false);  // kept for good: not in the first call's arena
+    return ast::name("AssertionError");
+  }();
   return e;
 }
 
