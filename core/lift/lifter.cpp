@@ -1837,17 +1837,31 @@ void Lifter::remember(CachedLift entry) {
 }
 
 BlockEffect Lifter::run(const cfg::Graph& graph, cfg::BlockId id, Stack stack) {
+  if (!std::all_of(stack.begin(), stack.end(), immutable))
+    return lift_block(graph, id, std::move(stack), 0, graph.instructions(id).size());
+  std::shared_ptr<BlockEffect> e = cached_effect(graph, id, stack);
+  if (e.use_count() == 1) return std::move(*e);  // not kept: no one else sees it
+  return *e;
+}
+
+std::shared_ptr<const BlockEffect> Lifter::effect(const cfg::Graph& graph, cfg::BlockId id,
+                                                  const Stack& stack) {
+  if (!std::all_of(stack.begin(), stack.end(), immutable))
+    return std::make_shared<const BlockEffect>(lift_block(graph, id, stack, 0, graph.instructions(id).size()));
+  return cached_effect(graph, id, stack);
+}
+
+std::shared_ptr<BlockEffect> Lifter::cached_effect(const cfg::Graph& graph, cfg::BlockId id,
+                                                         const Stack& stack) {
   if (cached_graph_ != &graph) {
     lifts_.clear();
     next_lift_ = 0;
     cached_graph_ = &graph;
   }
-  const bool cacheable = std::all_of(stack.begin(), stack.end(), immutable);
-  if (!cacheable) return lift_block(graph, id, std::move(stack), 0, graph.instructions(id).size());
   for (const CachedLift& c : lifts_)
     if (c.block == id && same_entry(c.entry, stack)) {
       if (c.error) throw *c.error;
-      return *c.effect;
+      return c.effect;
     }
   // What a lift may change besides its result.
   auto state = [&] {
@@ -1855,22 +1869,21 @@ BlockEffect Lifter::run(const cfg::Graph& graph, cfg::BlockId id, Stack stack) {
                            globals_.size(), nonlocals_.size());
   };
   const auto before = state();
-  CachedLift entry{id, stack, std::nullopt, std::nullopt};
+  // The lift works on a copy made with room to grow (see lift_block).
+  Stack work;
+  work.reserve(stack.size() + stack_room());
+  work.assign(stack.begin(), stack.end());
+  std::shared_ptr<BlockEffect> effect;
   try {
-    entry.effect = lift_block(graph, id, std::move(stack), 0, graph.instructions(id).size());
+    effect = std::make_shared<BlockEffect>(
+        lift_block(graph, id, std::move(work), 0, graph.instructions(id).size()));
   } catch (const Error& e) {
-    if (state() == before) {
-      entry.error = e;
-      remember(std::move(entry));
-    }
+    if (state() == before) remember(CachedLift{id, stack, nullptr, e});
     throw;
   }
-  if (state() == before && std::all_of(entry.effect->stack.begin(), entry.effect->stack.end(), immutable)) {
-    BlockEffect out = *entry.effect;
-    remember(std::move(entry));
-    return out;
-  }
-  return std::move(*entry.effect);
+  if (state() == before && std::all_of(effect->stack.begin(), effect->stack.end(), immutable))
+    remember(CachedLift{id, stack, effect, std::nullopt});
+  return effect;
 }
 
 BlockEffect Lifter::run(const cfg::Graph& graph, cfg::BlockId id, Stack stack, std::size_t first,
@@ -1884,8 +1897,7 @@ BlockEffect Lifter::lift_block(const cfg::Graph& graph, cfg::BlockId id, Stack s
   s.stack = std::move(stack);
   // Items are big and moved on every regrowth: room for the deepest stack
   // the compiler computed, once (a bad co_stacksize only costs a regrowth).
-  if (code_.code->stacksize > 0)
-    s.stack.reserve(s.stack.size() + std::min<std::size_t>(std::size_t(code_.code->stacksize), 64));
+  s.stack.reserve(s.stack.size() + stack_room());
   for (s.pos = 0; s.pos < s.ins.size(); ++s.pos) {
     if (terminate(s)) continue;
     if (row_.static_swaps && parallel_store(s)) continue;

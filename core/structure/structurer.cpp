@@ -1186,12 +1186,13 @@ std::optional<Structurer::Cond> Structurer::pure_condition(BlockId b, const lift
                  fall_successor(e.from) != kNoBlock;
   });
   if (preds != 1 && !from_chain) return std::nullopt;
-  lift::BlockEffect eff;
+  std::shared_ptr<const lift::BlockEffect> lifted;
   try {
-    eff = lifter_.run(graph_, b, stack);
+    lifted = lifter_.effect(graph_, b, stack);
   } catch (const Error&) {
     return std::nullopt;
   }
+  const lift::BlockEffect& eff = *lifted;
   if (!eff.stmts.empty() || eff.term.kind != TK::Branch || eff.stack.size() != stack.size())
     return std::nullopt;
   for (std::size_t k = 0; k < stack.size(); ++k)
@@ -1210,12 +1211,13 @@ std::optional<Structurer::Cond> Structurer::chained_link(BlockId b, const lift::
     return std::nullopt;
   if (!in_current_loop(b) || (!context_.empty() && (context_.back().continues_at(b) || b == context_.back().follow)))
     return std::nullopt;
-  lift::BlockEffect eff;
+  std::shared_ptr<const lift::BlockEffect> lifted;
   try {
-    eff = lifter_.run(graph_, b, stack);
+    lifted = lifter_.effect(graph_, b, stack);
   } catch (const Error&) {
     return std::nullopt;
   }
+  const lift::BlockEffect& eff = *lifted;
   if (!eff.stmts.empty() || eff.term.kind != TK::Branch || eff.stack.size() != stack.size() + 1)
     return std::nullopt;
   for (std::size_t k = 0; k < stack.size(); ++k)
@@ -1519,15 +1521,15 @@ ast::ExprPtr Structurer::value_region(BlockId b, const lift::Stack& stack, Block
                                       std::vector<BlockId>& seen, int budget) {
   if (budget <= 0 || b == kNoBlock || b == merge || loops_.loop_of_header(b) != cfg::kNoLoop) return nullptr;
   if (!context_.empty() && (context_.back().continues_at(b) || b == context_.back().follow)) return nullptr;
-  lift::BlockEffect eff;
+  std::shared_ptr<const lift::BlockEffect> eff;
   try {
-    eff = lifter_.run(graph_, b, stack);
+    eff = lifter_.effect(graph_, b, stack);
   } catch (const Error&) {
     return nullptr;
   }
-  if (!eff.stmts.empty()) return nullptr;
+  if (!eff->stmts.empty()) return nullptr;
   seen.push_back(b);
-  return value_of_effect(b, eff, merge, base, depth, seen, budget);
+  return value_of_effect(b, *eff, merge, base, depth, seen, budget);
 }
 
 // The rest of value_region, from the effect of `b` already lifted.
@@ -1742,12 +1744,13 @@ std::optional<Structurer::Cond> Structurer::chain_links(BlockId head, Cond c, li
     bool shared = cleanup < graph_.size() && !emitted_[cleanup];
     if (!single_entry(next) || !(single_entry(cleanup) || shared)) break;
     lift::Stack rest(work.begin(), work.end() - 1);
-    lift::BlockEffect e;
+    std::shared_ptr<const lift::BlockEffect> lifted;
     try {
-      e = lifter_.run(graph_, next, work);
+      lifted = lifter_.effect(graph_, next, work);
     } catch (const Error&) {
       break;
     }
+    const lift::BlockEffect& e = *lifted;
     if (!e.stmts.empty() || e.term.kind != TK::Branch || e.stack.size() < rest.size()) break;
     bool same = true;
     for (std::size_t k = 0; k < rest.size(); ++k) same = same && e.stack[k].expr == rest[k].expr;
