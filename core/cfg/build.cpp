@@ -108,6 +108,11 @@ void GraphBuilder::split_blocks() {
   }
 
   auto& blocks = graph_.blocks_;
+  // Blocks are big: counted first, so that the list never regrows.
+  std::size_t leaders = 1;
+  for (std::size_t i = 1; i < ins.size(); ++i)
+    leaders += ins[i - 1].opcode != ext && leader[ins[i].offset / 2];
+  blocks.reserve(leaders);
   block_of_instruction_.assign(ins.size(), kNoBlock);
   for (std::size_t i = 0; i < ins.size(); ++i) {
     const bool group_start = i == 0 || ins[i - 1].opcode != ext;
@@ -166,6 +171,7 @@ void GraphBuilder::finish() {
   auto& edges = graph_.edges_;
   const bool table = code_.traits->has_exception_table();
   std::vector<std::uint32_t> pred_count(blocks.size() + 1, 0);
+  edges.reserve(blocks.size() * 3);  // at most a fall-through, a target and a handler each
   auto add = [&](BlockId from, BlockId to, EdgeKind kind) {
     edges.push_back(Edge{from, to, kind});
     ++pred_count[to];
