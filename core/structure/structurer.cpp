@@ -1361,14 +1361,18 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
   // the function: all forward paths into a block come from earlier blocks, so
   // its "reached from" mask is complete when it is popped.
   constexpr std::uint8_t kFromT = 1, kFromF = 2;
-  std::unordered_map<BlockId, std::uint8_t> from;
+  // Which arms reach each block: two visited sets (no map to allocate per call).
+  auto from_t = block_marks(), from_f = block_marks();
+  auto from = [&](BlockId x) {
+    return static_cast<std::uint8_t>((from_t[x] ? kFromT : 0) | (from_f[x] ? kFromF : 0));
+  };
   using Entry = std::pair<std::uint32_t, BlockId>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
   auto reach = [&](BlockId x, std::uint8_t side) {
     if (!usable(x) || rpo_index_[x] == 0xffffffffu) return;
-    std::uint8_t& m = from[x];
-    if (m == 0) heap.push({rpo_index_[x], x});
-    m |= side;
+    if (from(x) == 0) heap.push({rpo_index_[x], x});
+    if (side & kFromT) from_t[x] = true;
+    if (side & kFromF) from_f[x] = true;
   };
   reach(t, kFromT);
   reach(f, kFromF);
@@ -1380,7 +1384,7 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
     heap.pop();
     if (order < last) return if_follow_by_search(b, t, f, stop);  // a back edge: search it all
     last = order;
-    std::uint8_t m = from[x];
+    std::uint8_t m = from(x);
     if (m == (kFromT | kFromF)) return x;
     if (x == stop) continue;
     bool back = false;
