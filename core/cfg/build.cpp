@@ -78,9 +78,13 @@ void GraphBuilder::split_blocks() {
 
   // Leaders are marked by code unit of the first EXTENDED_ARG of the group.
   std::vector<bool> leader(code_end / 2 + 1, false);
+  std::size_t leaders = 1;  // blocks: the first, and one per other leader
   auto mark = [&](std::uint32_t offset) {
     std::size_t i = instruction_at_or_after(offset);
-    if (i < ins.size()) leader[ins[i].start_offset / 2] = true;
+    if (i < ins.size() && !leader[ins[i].start_offset / 2]) {
+      leader[ins[i].start_offset / 2] = true;
+      leaders += ins[i].start_offset != ins[0].start_offset;
+    }
   };
 
   for (const Instruction& in : ins) {
@@ -108,11 +112,7 @@ void GraphBuilder::split_blocks() {
   }
 
   auto& blocks = graph_.blocks_;
-  // Blocks are big: counted first, so that the list never regrows.
-  std::size_t leaders = 1;
-  for (std::size_t i = 1; i < ins.size(); ++i)
-    leaders += ins[i - 1].opcode != ext && leader[ins[i].offset / 2];
-  blocks.reserve(leaders);
+  blocks.reserve(leaders);  // blocks are big: the list never regrows
   block_of_instruction_.assign(ins.size(), kNoBlock);
   for (std::size_t i = 0; i < ins.size(); ++i) {
     const bool group_start = i == 0 || ins[i - 1].opcode != ext;

@@ -1,5 +1,6 @@
 #include "decompile/driver.h"
 
+#include <iterator>
 #include <limits>
 #include <set>
 #include <utility>
@@ -88,8 +89,11 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
   const bool lines = lift::version_row(version_.minor).filter_jump_by_line;
   DecodedCode decoded = decode(code, version_, DecodeParts{.lines = lines, .positions = false});
   structure::Structurer s(decoded, *this);
-  StmtList stmts = structure::inline_temporaries(s.run(), s.lifter().temporaries());
-  stmts = unmangle_private_names(stmts, private_prefix_);
+  // (Each pass returns a copy of the list when it has nothing to do: skipped
+  // then, as every copy touches every statement's count.)
+  StmtList stmts = s.run();
+  if (!s.lifter().temporaries().empty()) stmts = structure::inline_temporaries(stmts, s.lifter().temporaries());
+  if (!private_prefix_.empty()) stmts = unmangle_private_names(stmts, private_prefix_);
   bool whole = kind == BodyKind::Module || kind == BodyKind::Function;
   if (whole) stmts = drop_tail_returns(std::move(stmts), kind == BodyKind::Function);
   if (kind == BodyKind::Function && lift::version_row(version_.minor).copies_final_return)
@@ -149,7 +153,7 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
       std::vector<std::string> nl(nonlocals.begin(), nonlocals.end());
       if (!g.empty()) out.push_back(ast::global(g));
       if (!nl.empty()) out.push_back(ast::nonlocal(nl));
-      out.insert(out.end(), stmts.begin(), stmts.end());
+      out.insert(out.end(), std::make_move_iterator(stmts.begin()), std::make_move_iterator(stmts.end()));
       return out;
     }
     case BodyKind::Lambda:
@@ -216,8 +220,8 @@ ast::StmtPtr Driver::define_function(const lift::FunctionValue& f, const std::st
   ast::Arguments args = signature(f);
   bool is_async = f.code->flags & (kCoCoroutine | kCoAsyncGenerator);
   if (is_async)
-    return ast::async_function_def(name, args, b, f.decorators, return_annotation(f));
-  return ast::function_def(name, args, b, f.decorators, return_annotation(f));
+    return ast::async_function_def(name, std::move(args), std::move(b), f.decorators, return_annotation(f));
+  return ast::function_def(name, std::move(args), std::move(b), f.decorators, return_annotation(f));
 }
 
 ast::StmtPtr Driver::define_class(const lift::ClassValue& c, const std::string& name) {
@@ -230,7 +234,7 @@ ast::StmtPtr Driver::define_class(const lift::ClassValue& c, const std::string& 
     throw;
   }
   private_prefix_ = outer;
-  return ast::class_def(name, c.bases, c.keywords, b, c.decorators);
+  return ast::class_def(name, c.bases, c.keywords, std::move(b), c.decorators);
 }
 
 std::string Driver::stored_name(const std::string& name) const { return mangled(name, private_prefix_); }
