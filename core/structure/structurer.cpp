@@ -7,6 +7,7 @@
 #include <functional>
 #include <limits>
 #include <queue>
+#include <iterator>
 #include <unordered_map>
 
 #include "ast/build.h"
@@ -395,7 +396,9 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
     mark(b);
     entry_stack_ = out.stack;
     lift::BlockEffect eff = lifter_.run(graph_, b, std::move(out.stack));
-    out.stmts.insert(out.stmts.end(), eff.stmts.begin(), eff.stmts.end());
+    // Moved: only the count of eff.stmts is looked at below.
+    out.stmts.insert(out.stmts.end(), std::make_move_iterator(eff.stmts.begin()),
+                     std::make_move_iterator(eff.stmts.end()));
     out.stack = eff.stack;
     switch (eff.term.kind) {
       case TK::Exit:
