@@ -49,6 +49,33 @@ struct ImportValue {
   std::string attr_path;     // IMPORT_FROM/LOAD_ATTR chain on an import: `a.b.c` parts after the first
 };
 
+// The variable a value was stored in (Item::bound_to), or none. Rare, so
+// held by pointer: half the size of a std::string in an item that is copied
+// with every stack.
+class BoundName {
+ public:
+  bool empty() const noexcept { return !name_; }
+  void clear() noexcept { name_.reset(); }
+  BoundName& operator=(const std::string& name) {
+    name_ = std::make_shared<const std::string>(name);
+    return *this;
+  }
+  operator const std::string&() const noexcept { return name_ ? *name_ : none(); }  // NOLINT: reads as the name
+  friend bool operator==(const BoundName& a, const BoundName& b) noexcept {
+    return static_cast<const std::string&>(a) == static_cast<const std::string&>(b);
+  }
+  friend bool operator==(const BoundName& a, const std::string& b) noexcept {
+    return static_cast<const std::string&>(a) == b;
+  }
+
+ private:
+  static const std::string& none() noexcept {
+    static const std::string empty;
+    return empty;
+  }
+  std::shared_ptr<const std::string> name_;
+};
+
 struct Item {
   enum class Kind {
     Value,       // an expression
@@ -64,15 +91,15 @@ struct Item {
     Exception,   // an exception pushed by a handler entry (structurer use)
   };
   Kind kind = Kind::Value;
+  std::uint32_t index = 0;  // Slot: the sink's slot (next to kind: items are copied often)
   ast::ExprPtr expr;
   std::shared_ptr<FunctionValue> function;
   std::shared_ptr<ClassValue> cls;
   std::shared_ptr<Sink> sink;
-  std::size_t index = 0;
   std::shared_ptr<const ImportValue> import;  // Import (shared: items are copied often, imports rarely)
   // Value: a copy of it was stored in this variable (DUP + STORE), so the
   // variable names it from then on: `(x := v)` or, after other statements, `x`.
-  std::string bound_to;
+  BoundName bound_to;
   // Value: when it was computed (copies share it); spills keep this order.
   std::uint64_t seq = 0;
 
