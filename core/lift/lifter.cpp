@@ -344,10 +344,10 @@ void Lifter::State::spill_all() {
 // `def` it under a free name first.
 ExprPtr Lifter::State::defined_function(const Item& i) {
   spill_all();
-  const std::string& own = i.function->code->name;
+  const std::string& own = i.function()->code->name;
   std::string n = ast::is_identifier(own) && !lifter.taken().count(own) ? own : lifter.new_temporary();
   lifter.taken().insert(n);
-  stmts.push_back(lifter.definer_.define_function(*i.function, n));
+  stmts.push_back(lifter.definer_.define_function(*i.function(), n));
   return ast::name(n);
 }
 
@@ -399,8 +399,8 @@ ExprPtr Lifter::State::value(Item i) {
     case Kind::Function:
       // A lambda passed to a call (`f(lambda: x)`): the calls that took it
       // as a decorator are calls again.
-      if (auto e = lifter.definer_.function_expr(*i.function, nullptr)) {
-        return called_by_decorators(std::move(e), *i.function);
+      if (auto e = lifter.definer_.function_expr(*i.function(), nullptr)) {
+        return called_by_decorators(std::move(e), *i.function());
       }
       return defined_function(i);
     case Kind::Slot:
@@ -424,20 +424,20 @@ void Lifter::State::store(ExprPtr target, Item item) {
   }
   auto* name = target->as<ast::Name>();
   if (item.kind == Kind::Function && name) {
-    if (item.function->code->name == name->id || lifter.definer_.stored_name(item.function->code->name) == name->id) {
-      emit(lifter.definer_.define_function(*item.function, name->id));
+    if (item.function()->code->name == name->id || lifter.definer_.stored_name(item.function()->code->name) == name->id) {
+      emit(lifter.definer_.define_function(*item.function(), name->id));
       return;
     }
   }
   if (item.kind == Kind::Class && name &&
-      (item.cls->name == name->id || lifter.definer_.stored_name(item.cls->name) == name->id)) {
-    emit(lifter.definer_.define_class(*item.cls, name->id));
+      (item.cls()->name == name->id || lifter.definer_.stored_name(item.cls()->name) == name->id)) {
+    emit(lifter.definer_.define_class(*item.cls(), name->id));
     return;
   }
   if (item.kind == Kind::Import && name) {
-    const std::string& full = item.import->module;
+    const std::string& full = item.import()->module;
     std::string first = full.substr(0, full.find('.'));
-    if (!item.import->attr_path.empty() || name->id != first) {
+    if (!item.import()->attr_path.empty() || name->id != first) {
       emit(ast::import_({ast::alias(full, name->id)}));
     } else if (name->id == first) {
       emit(ast::import_({ast::alias(full)}));
@@ -478,31 +478,31 @@ void Lifter::State::call(Item callable, std::vector<Item> args, std::vector<ast:
   if (callable.kind == Kind::BuildClass) {
     if (args.size() < 2 || args[0].kind != Kind::Function) fail("__build_class__ without a body");
     auto cls = std::make_shared<ClassValue>();
-    cls->body = args[0].function;
+    cls->body = args[0].function();
     const std::string* n = const_str(value(args[1]));
     cls->name = n ? *n : cls->body->code->name;
     for (std::size_t k = 2; k < args.size(); ++k) cls->bases.push_back(value(std::move(args[k])));
     cls->keywords = std::move(keywords);
     Item out = Item::of(Kind::Class);
-    out.cls = std::move(cls);
+    out.set(std::move(cls));
     push(std::move(out));
     return;
   }
   if (callable.kind == Kind::Value && args.size() == 1 && keywords.empty()) {
     if (args[0].kind == Kind::Function) {
-      args[0].function->decorators.insert(args[0].function->decorators.begin(), callable.expr);
+      args[0].function()->decorators.insert(args[0].function()->decorators.begin(), callable.expr);
       push(std::move(args[0]));
       return;
     }
     if (args[0].kind == Kind::Class) {
-      args[0].cls->decorators.insert(args[0].cls->decorators.begin(), callable.expr);
+      args[0].cls()->decorators.insert(args[0].cls()->decorators.begin(), callable.expr);
       push(std::move(args[0]));
       return;
     }
   }
   if (callable.kind == Kind::Function && args.size() == 1 &&
       (args[0].kind == Kind::Iter || args[0].kind == Kind::AsyncIter)) {
-    if (auto e = lifter.definer_.function_expr(*callable.function, args[0].expr)) {
+    if (auto e = lifter.definer_.function_expr(*callable.function(), args[0].expr)) {
       push(e);
       return;
     }
@@ -667,11 +667,11 @@ void op_load_attr(State& s) {
   ResolvedArg a = s.arg();
   Item obj = s.pop();
   bool method = a.kind == ArgKind::NameShift1 && (a.number & 1);
-  if (obj.kind == Kind::Import && !obj.import->from_import) {
+  if (obj.kind == Kind::Import && !obj.import()->from_import) {
     // `import a.b.c as d` on 3.8-3.10 may use LOAD_ATTR after IMPORT_NAME.
-    auto longer = std::make_shared<ImportValue>(*obj.import);
+    auto longer = std::make_shared<ImportValue>(*obj.import());
     longer->attr_path += "." + a.text;
-    obj.import = std::move(longer);
+    obj.set(std::shared_ptr<const ImportValue>(std::move(longer)));
     s.push(std::move(obj));
     return;
   }
@@ -780,7 +780,7 @@ void op_pop_top(State& s) {
       return;
     }
     case Kind::Import:
-      if (i.import->from_import && i.sink) {
+      if (i.import()->from_import && i.sink) {
         if (auto* f = dynamic_cast<ImportFromSink*>(i.sink.get())) s.emit(f->statement());
       }
       return;
@@ -1022,7 +1022,7 @@ void op_type_alias(State& s) {
   ExprPtr params = s.pop_value();
   s.pop_value();  // the name, which the store gives again
   if (!ast::is_none(params)) s.fail("a generic type alias is not supported");
-  ExprPtr value = compute.kind == Kind::Function ? s.definer().lazy_value(*compute.function) : nullptr;
+  ExprPtr value = compute.kind == Kind::Function ? s.definer().lazy_value(*compute.function()) : nullptr;
   if (!value) s.fail("type alias without a lazily computed value");
   Item alias = Item::of(Kind::Slot);
   alias.sink = std::make_shared<TypeAliasSink>(value);
@@ -1273,14 +1273,14 @@ void op_make_function(State& s) {
   for (std::uint32_t flag : {0x08u, 0x04u, 0x02u, 0x01u})
     if (flags & flag) set_function_attribute(s, *f, flag, s.pop_value());
   Item out = Item::of(Kind::Function);
-  out.function = std::move(f);
+  out.set(std::move(f));
   s.push(std::move(out));
 }
 void op_set_function_attribute(State& s) {
   Item f = s.pop();
   ExprPtr v = s.pop_value();
   if (f.kind != Kind::Function) s.fail("SET_FUNCTION_ATTRIBUTE on a value that is not a function");
-  set_function_attribute(s, *f.function, s.cur().arg, v);
+  set_function_attribute(s, *f.function(), s.cur().arg, v);
   s.push(std::move(f));
 }
 
@@ -1300,17 +1300,17 @@ void op_import_name(State& s) {
     imp->from_import = true;
     out.sink = std::make_shared<ImportFromSink>(imp->module, imp->level);
   }
-  out.import = std::move(imp);
+  out.set(std::shared_ptr<const ImportValue>(std::move(imp)));
   s.push(std::move(out));
 }
 void op_import_from(State& s) {
   Item& top = s.peek();
   if (top.kind != Kind::Import) s.fail("IMPORT_FROM without IMPORT_NAME");
-  if (!top.import->from_import) {
+  if (!top.import()->from_import) {
     Item copy = top;
-    auto longer = std::make_shared<ImportValue>(*top.import);
+    auto longer = std::make_shared<ImportValue>(*top.import());
     longer->attr_path += "." + s.arg().text;
-    copy.import = std::move(longer);
+    copy.set(std::shared_ptr<const ImportValue>(std::move(longer)));
     s.push(std::move(copy));
     return;
   }
@@ -1323,7 +1323,7 @@ void op_import_from(State& s) {
 void op_import_star(State& s) {
   Item top = s.pop();
   if (top.kind != Kind::Import) s.fail("import * without IMPORT_NAME");
-  s.emit(ast::import_from(top.import->module, {ast::alias("*")}, top.import->level));
+  s.emit(ast::import_from(top.import()->module, {ast::alias("*")}, top.import()->level));
 }
 
 // --- unpacking ---------------------------------------------------------------------
@@ -1778,8 +1778,8 @@ ast::ExprPtr Lifter::expression_of(const Item& i) const {
     case Kind::AsyncIter:
       return i.expr ? ast::call(ast::name("aiter"), {i.expr}) : nullptr;
     case Kind::Function:
-      if (auto e = definer_.function_expr(*i.function, nullptr)) {
-        return called_by_decorators(std::move(e), *i.function);
+      if (auto e = definer_.function_expr(*i.function(), nullptr)) {
+        return called_by_decorators(std::move(e), *i.function());
       }
       return nullptr;
     default:
@@ -1813,13 +1813,13 @@ std::string Lifter::new_temporary() {
 
 namespace {
 // An item whose meaning is its fields alone: no object that a lift may change.
-bool immutable(const Item& i) { return !i.function && !i.cls && !i.sink; }
+bool immutable(const Item& i) { return !i.function() && !i.cls() && !i.sink; }
 
 bool same_entry(const Stack& a, const Stack& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t k = 0; k < a.size(); ++k) {
     const Item &x = a[k], &y = b[k];
-    if (x.kind != y.kind || x.expr != y.expr || x.import != y.import || x.index != y.index ||
+    if (x.kind != y.kind || x.expr != y.expr || x.import() != y.import() || x.index != y.index ||
         x.seq != y.seq || x.bound_to != y.bound_to)
       return false;
   }

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "ast/expr.h"
@@ -93,10 +94,15 @@ struct Item {
   Kind kind = Kind::Value;
   std::uint32_t index = 0;  // Slot: the sink's slot (next to kind: items are copied often)
   ast::ExprPtr expr;
-  std::shared_ptr<FunctionValue> function;
-  std::shared_ptr<ClassValue> cls;
+  // Function: the function; Class: the class; Import: the import (shared:
+  // items are copied often, imports rarely). One at most, so one member.
+  const std::shared_ptr<FunctionValue>& function() const { return payload<FunctionValue>(); }
+  const std::shared_ptr<ClassValue>& cls() const { return payload<ClassValue>(); }
+  const std::shared_ptr<const ImportValue>& import() const { return payload<const ImportValue>(); }
+  void set(std::shared_ptr<FunctionValue> f) { payload_ = std::move(f); }
+  void set(std::shared_ptr<ClassValue> c) { payload_ = std::move(c); }
+  void set(std::shared_ptr<const ImportValue> i) { payload_ = std::move(i); }
   std::shared_ptr<Sink> sink;
-  std::shared_ptr<const ImportValue> import;  // Import (shared: items are copied often, imports rarely)
   // Value: a copy of it was stored in this variable (DUP + STORE), so the
   // variable names it from then on: `(x := v)` or, after other statements, `x`.
   BoundName bound_to;
@@ -114,6 +120,17 @@ struct Item {
     i.expr = std::move(e);
     return i;
   }
+
+ private:
+  template <class T>
+  const std::shared_ptr<T>& payload() const {
+    static const std::shared_ptr<T> none;
+    auto* p = std::get_if<std::shared_ptr<T>>(&payload_);
+    return p ? *p : none;
+  }
+  std::variant<std::monostate, std::shared_ptr<FunctionValue>, std::shared_ptr<ClassValue>,
+               std::shared_ptr<const ImportValue>>
+      payload_;
 };
 
 using Stack = std::vector<Item>;
