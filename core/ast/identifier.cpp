@@ -43,11 +43,24 @@ static_assert(keyword_lengths_hold(), "a keyword outside the lengths is_keyword 
 
 }  // namespace
 
+// The keywords of each length, so that a name is compared with a handful
+// of same-length words (a first letter each) instead of binary-searched.
+constexpr auto kKeywordsByLength = [] {
+  std::array<std::array<std::string_view, kKeywords.size()>, kLongestKeyword + 1> by{};
+  std::array<std::size_t, kLongestKeyword + 1> n{};
+  for (std::string_view k : kKeywords) by[k.size()][n[k.size()]++] = k;
+  return by;
+}();
+
 bool is_keyword(std::string_view name) noexcept {
   if (name.size() < kShortestKeyword || name.size() > kLongestKeyword ||
       !kKeywordStarts[static_cast<unsigned char>(name[0])])
     return false;
-  return std::binary_search(kKeywords.begin(), kKeywords.end(), name);
+  for (std::string_view k : kKeywordsByLength[name.size()]) {
+    if (k.empty()) break;
+    if (k[0] == name[0] && k == name) return true;
+  }
+  return false;
 }
 
 bool is_identifier(std::string_view name) noexcept {
