@@ -240,7 +240,7 @@ StmtPtr at_line(const StmtPtr& stmt, int line) {
   if (!stmt) return stmt;
   Stmt copy = *stmt;
   copy.line = line;
-  return std::make_shared<const Stmt>(std::move(copy));
+  return make_node<Stmt>(std::move(copy));
 }
 
 }  // namespace unveil::ast

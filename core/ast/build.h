@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "ast/arena.h"
 #include "ast/expr.h"
 #include "ast/pattern.h"
 #include "ast/stmt.h"
@@ -22,15 +23,15 @@ namespace unveil::ast {
 
 template <class T>
 ExprPtr make_expr(T node) {
-  return std::make_shared<const Expr>(Expr{std::move(node)});
+  return make_node<Expr>(Expr{std::move(node)});
 }
 template <class T>
 StmtPtr make_stmt(T node, int line = 0) {
-  return std::make_shared<const Stmt>(Stmt{std::move(node), line});
+  return make_node<Stmt>(Stmt{std::move(node), line});
 }
 template <class T>
 PatternPtr make_pattern(T node) {
-  return std::make_shared<const Pattern>(Pattern{std::move(node)});
+  return make_node<Pattern>(Pattern{std::move(node)});
 }
 
 // --- constants ---------------------------------------------------------------

@@ -15,10 +15,16 @@ constexpr std::array<std::string_view, 35> kKeywords = {
     "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield",
 };
 
-bool is_start(unsigned char c) noexcept {
+constexpr bool is_start(unsigned char c) noexcept {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
 }
-bool is_continue(unsigned char c) noexcept { return is_start(c) || (c >= '0' && c <= '9'); }
+constexpr bool is_continue(unsigned char c) noexcept { return is_start(c) || (c >= '0' && c <= '9'); }
+// Every printed name is checked: one lookup per byte.
+constexpr auto kContinues = [] {
+  std::array<bool, 256> table{};
+  for (unsigned c = 0; c < 256; ++c) table[c] = is_continue(static_cast<unsigned char>(c));
+  return table;
+}();
 
 // Every name the unparser prints is checked: most are not keywords and are
 // told apart by length or first letter before any comparison.
@@ -37,20 +43,37 @@ static_assert(keyword_lengths_hold(), "a keyword outside the lengths is_keyword 
 
 }  // namespace
 
+// The keywords of each length, so that a name is compared with a handful
+// of same-length words (a first letter each) instead of binary-searched.
+constexpr auto kKeywordsByLength = [] {
+  std::array<std::array<std::string_view, kKeywords.size()>, kLongestKeyword + 1> by{};
+  std::array<std::size_t, kLongestKeyword + 1> n{};
+  for (std::string_view k : kKeywords) by[k.size()][n[k.size()]++] = k;
+  return by;
+}();
+
 bool is_keyword(std::string_view name) noexcept {
   if (name.size() < kShortestKeyword || name.size() > kLongestKeyword ||
       !kKeywordStarts[static_cast<unsigned char>(name[0])])
     return false;
-  return std::binary_search(kKeywords.begin(), kKeywords.end(), name);
+  for (std::string_view k : kKeywordsByLength[name.size()]) {
+    if (k.empty()) break;
+    if (k[0] == name[0] && k == name) return true;
+  }
+  return false;
 }
 
 bool is_identifier(std::string_view name) noexcept {
   if (name.empty() || !is_start(static_cast<unsigned char>(name[0]))) return false;
-  for (unsigned char c : name)
-    if (!is_continue(c)) return false;
+  bool ascii = true;  // the common case: no surrogate to look for
+  for (unsigned char c : name) {
+    if (!kContinues[c]) return false;
+    ascii = ascii && c < 0x80;
+  }
   // A lone surrogate (U+D800..U+DFFF, ED A0..BF xx as marshal writes it) is no letter.
-  for (std::size_t k = 0; k + 1 < name.size(); ++k)
-    if (static_cast<unsigned char>(name[k]) == 0xed && static_cast<unsigned char>(name[k + 1]) >= 0xa0) return false;
+  if (!ascii)
+    for (std::size_t k = 0; k + 1 < name.size(); ++k)
+      if (static_cast<unsigned char>(name[k]) == 0xed && static_cast<unsigned char>(name[k + 1]) >= 0xa0) return false;
   return !is_keyword(name);
 }
 

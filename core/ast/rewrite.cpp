@@ -287,7 +287,7 @@ ExprPtr map_expr(const ExprPtr& e, const ExprMapper& f) {
       changed = true;
     }
   });
-  return changed ? std::make_shared<const Expr>(std::move(copy)) : e;
+  return changed ? make_node<Expr>(std::move(copy)) : e;
 }
 
 ExprPtr map_expr(const ExprPtr& e, const ExprMapper& f, std::unordered_map<const Expr*, ExprPtr>& memo) {
@@ -304,7 +304,7 @@ ExprPtr map_expr(const ExprPtr& e, const ExprMapper& f, std::unordered_map<const
         changed = true;
       }
     });
-    out = changed ? std::make_shared<const Expr>(std::move(copy)) : e;
+    out = changed ? make_node<Expr>(std::move(copy)) : e;
   }
   memo.emplace(e.get(), out);
   return out;
@@ -329,7 +329,7 @@ StmtPtr map_stmt(const StmtPtr& s, const ExprMapper& f, bool into_bodies) {
           if (m[k] != body[k]) changed = true;
         body = std::move(m);
       });
-  return changed ? std::make_shared<const Stmt>(std::move(copy)) : s;
+  return changed ? make_node<Stmt>(std::move(copy)) : s;
 }
 
 StmtList map_stmts(const StmtList& body, const ExprMapper& f) {
@@ -350,7 +350,7 @@ StmtPtr map_bodies(const StmtPtr& s, const std::function<StmtList(const StmtList
         for (std::size_t k = 0; k < m.size() && k < inner.size(); ++k) changed = changed || m[k] != inner[k];
         inner = std::move(m);
       });
-  return changed ? std::make_shared<const Stmt>(std::move(copy)) : s;
+  return changed ? make_node<Stmt>(std::move(copy)) : s;
 }
 
 StmtList map_statements(const StmtList& body, const StmtMapper& f) {

@@ -78,9 +78,13 @@ void GraphBuilder::split_blocks() {
 
   // Leaders are marked by code unit of the first EXTENDED_ARG of the group.
   std::vector<bool> leader(code_end / 2 + 1, false);
+  std::size_t leaders = 1;  // blocks: the first, and one per other leader
   auto mark = [&](std::uint32_t offset) {
     std::size_t i = instruction_at_or_after(offset);
-    if (i < ins.size()) leader[ins[i].start_offset / 2] = true;
+    if (i < ins.size() && !leader[ins[i].start_offset / 2]) {
+      leader[ins[i].start_offset / 2] = true;
+      leaders += ins[i].start_offset != ins[0].start_offset;
+    }
   };
 
   for (const Instruction& in : ins) {
@@ -108,6 +112,7 @@ void GraphBuilder::split_blocks() {
   }
 
   auto& blocks = graph_.blocks_;
+  blocks.reserve(leaders);  // blocks are big: the list never regrows
   block_of_instruction_.assign(ins.size(), kNoBlock);
   for (std::size_t i = 0; i < ins.size(); ++i) {
     const bool group_start = i == 0 || ins[i - 1].opcode != ext;
@@ -166,6 +171,7 @@ void GraphBuilder::finish() {
   auto& edges = graph_.edges_;
   const bool table = code_.traits->has_exception_table();
   std::vector<std::uint32_t> pred_count(blocks.size() + 1, 0);
+  edges.reserve(blocks.size() * 3);  // at most a fall-through, a target and a handler each
   auto add = [&](BlockId from, BlockId to, EdgeKind kind) {
     edges.push_back(Edge{from, to, kind});
     ++pred_count[to];

@@ -364,20 +364,24 @@ std::optional<std::int64_t> block_stack_effect(std::string_view opname, std::uin
 namespace unveil::cfg {
 
 std::optional<TableStackEffect> table_stack_effect(Op op, int minor, std::uint32_t oparg) {
-  // Each Op's rows, in table order: the lookup per instruction is one index.
+  // The row of each (version, Op): one index per instruction (the rows of a
+  // name are disjoint in versions, so the first in table order is the one).
+  static constexpr int kOldestMinor = 11;
+  using Rows = std::array<const TableEffect*, kOpCount>;
   static const auto index = [] {
-    std::array<std::vector<const TableEffect*>, kOpCount> rows;
-    for (const TableEffect& e : kTableEffects) rows[static_cast<std::size_t>(op_named(e.name))].push_back(&e);
-    return rows;
+    std::array<Rows, kNewestMinor - kOldestMinor + 1> by_minor{};
+    for (const TableEffect& e : kTableEffects) {
+      const auto o = static_cast<std::size_t>(op_named(e.name));
+      for (int m = std::max<int>(e.first, kOldestMinor); m <= std::min<int>(e.last, kNewestMinor); ++m)
+        if (!by_minor[std::size_t(m - kOldestMinor)][o]) by_minor[std::size_t(m - kOldestMinor)][o] = &e;
+    }
+    return by_minor;
   }();
-  if (op == Op::Unknown) return std::nullopt;
-  for (const TableEffect* row : index[static_cast<std::size_t>(op)]) {
-    const TableEffect& e = *row;
-    if (minor < e.first || minor > e.last) continue;
-    const std::int64_t pushed = e.pushed.of(oparg);
-    return TableStackEffect{e.popped.of(oparg), pushed, pushed + e.jump_extra};
-  }
-  return std::nullopt;
+  if (op == Op::Unknown || minor < kOldestMinor || minor > kNewestMinor) return std::nullopt;
+  const TableEffect* row = index[std::size_t(minor - kOldestMinor)][static_cast<std::size_t>(op)];
+  if (!row) return std::nullopt;
+  const std::int64_t pushed = row->pushed.of(oparg);
+  return TableStackEffect{row->popped.of(oparg), pushed, pushed + row->jump_extra};
 }
 
 std::optional<TableStackEffect> table_stack_effect(std::string_view opname, int minor,

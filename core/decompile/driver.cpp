@@ -1,6 +1,7 @@
 #include "decompile/driver.h"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <set>
 #include <utility>
@@ -112,8 +113,11 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
   const bool lines = lift::version_row(version_.minor).filter_jump_by_line;
   DecodedCode decoded = decode(code, version_, DecodeParts{.lines = lines, .positions = false});
   structure::Structurer s(decoded, *this);
-  StmtList stmts = structure::inline_temporaries(s.run(), s.lifter().temporaries());
-  stmts = unmangle_private_names(stmts, private_prefix_);
+  // (Each pass returns a copy of the list when it has nothing to do: skipped
+  // then, as every copy touches every statement's count.)
+  StmtList stmts = s.run();
+  if (!s.lifter().temporaries().empty()) stmts = structure::inline_temporaries(stmts, s.lifter().temporaries());
+  if (!private_prefix_.empty()) stmts = unmangle_private_names(stmts, private_prefix_);
   bool whole = kind == BodyKind::Module || kind == BodyKind::Function;
   if (whole) stmts = drop_tail_returns(std::move(stmts), kind == BodyKind::Function);
   if (kind == BodyKind::Function && lift::version_row(version_.minor).copies_final_return)
@@ -190,7 +194,7 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
       std::vector<std::string> nl(nonlocals.begin(), nonlocals.end());
       if (!g.empty()) out.push_back(ast::global(g));
       if (!nl.empty()) out.push_back(ast::nonlocal(nl));
-      out.insert(out.end(), stmts.begin(), stmts.end());
+      out.insert(out.end(), std::make_move_iterator(stmts.begin()), std::make_move_iterator(stmts.end()));
       return out;
     }
     case BodyKind::Lambda:
@@ -263,8 +267,9 @@ ast::StmtPtr Driver::define_function(const lift::FunctionValue& f, const std::st
   ast::Arguments args = signature(f);
   bool is_async = f.code->flags & (kCoCoroutine | kCoAsyncGenerator);
   if (is_async)
-    return ast::async_function_def(name, args, b, f.decorators, return_annotation(f), f.type_params);
-  return ast::function_def(name, args, b, f.decorators, return_annotation(f), f.type_params);
+    return ast::async_function_def(name, std::move(args), std::move(b), f.decorators, return_annotation(f),
+                                   f.type_params);
+  return ast::function_def(name, std::move(args), std::move(b), f.decorators, return_annotation(f), f.type_params);
 }
 
 ast::StmtPtr Driver::define_class(const lift::ClassValue& c, const std::string& name) {
@@ -278,7 +283,7 @@ ast::StmtPtr Driver::define_class(const lift::ClassValue& c, const std::string& 
     throw;
   }
   private_prefix_ = outer;
-  return ast::class_def(name, c.bases, c.keywords, b, c.decorators, c.type_params);
+  return ast::class_def(name, c.bases, c.keywords, std::move(b), c.decorators, c.type_params);
 }
 
 std::string Driver::stored_name(const std::string& name) const { return mangled(name, private_prefix_); }
@@ -382,7 +387,7 @@ lift::Item Driver::generic_definition(const lift::FunctionValue& wrapper, const 
     if (!fv->code) fv->code = wrapper.code;
     fv->defined = renamed(def, target, {});
     out = lift::Item::of(lift::Item::Kind::Function);
-    out.function = std::move(fv);
+    out.set(std::move(fv));
   } else if (auto* c = def->as<ast::ClassDef>()) {
     if (c->name != returned->id || !c->decorator_list.empty()) throw fail("does more than make " + target);
     if (c->type_params.empty()) throw fail("makes a class without type parameters");
@@ -393,7 +398,7 @@ lift::Item Driver::generic_definition(const lift::FunctionValue& wrapper, const 
     if (!cv->body->code) cv->body->code = wrapper.code;
     cv->defined = renamed(def, target, {});
     out = lift::Item::of(lift::Item::Kind::Class);
-    out.cls = std::move(cv);
+    out.set(std::move(cv));
   } else if (auto* a = def->as<ast::TypeAlias>()) {
     auto* n = a->name ? a->name->as<ast::Name>() : nullptr;
     if (!n || n->id != returned->id) throw fail("does more than make " + target);
@@ -417,7 +422,7 @@ lift::Item Driver::generic_fallback(const lift::FunctionValue& wrapper, const st
   fv->code = wrapper.code;
   fv->defined = ast::function_def(target, std::move(any), fallback_body(wrapper.code, reason));
   lift::Item out = lift::Item::of(lift::Item::Kind::Function);
-  out.function = std::move(fv);
+  out.set(std::move(fv));
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <tuple>
 #include <vector>
 
+#include "ast/arena.h"
 #include "ast/stmt.h"
 #include "lift/lifter.h"
 
@@ -42,6 +43,9 @@ class Driver : public lift::Definer {
   lift::Item generic_definition(const lift::FunctionValue& wrapper, const ast::ExprList& args);
   lift::Item generic_fallback(const lift::FunctionValue& wrapper, const std::string& reason);
 
+  // Nodes made while this driver decompiles come from one arena (first, so
+  // that the cached bodies below let go of their nodes before it closes).
+  ast::NodeArenaScope arena_;
   const VersionTraits& version_;
   int depth_ = 0;
   std::string private_prefix_;  // of the innermost class around the code being decompiled

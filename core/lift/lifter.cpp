@@ -355,8 +355,8 @@ std::string Lifter::State::free_name(const std::string& own) {
 // `def` it under a free name first.
 ExprPtr Lifter::State::defined_function(const Item& i) {
   spill_all();
-  std::string n = free_name(i.function->name());
-  stmts.push_back(lifter.definer_.define_function(*i.function, n));
+  std::string n = free_name(i.function()->name());
+  stmts.push_back(lifter.definer_.define_function(*i.function(), n));
   return ast::name(n);
 }
 
@@ -364,8 +364,8 @@ ExprPtr Lifter::State::defined_function(const Item& i) {
 // of C>` returns it): `class` it under a free name first.
 ExprPtr Lifter::State::defined_class(const Item& i) {
   spill_all();
-  std::string n = free_name(i.cls->name);
-  stmts.push_back(lifter.definer_.define_class(*i.cls, n));
+  std::string n = free_name(i.cls()->name);
+  stmts.push_back(lifter.definer_.define_class(*i.cls(), n));
   return ast::name(n);
 }
 
@@ -425,8 +425,8 @@ ExprPtr Lifter::State::value(Item i) {
     case Kind::Function:
       // A lambda passed to a call (`f(lambda: x)`): the calls that took it
       // as a decorator are calls again.
-      if (auto e = lifter.definer_.function_expr(*i.function, nullptr)) {
-        return called_by_decorators(std::move(e), *i.function);
+      if (auto e = lifter.definer_.function_expr(*i.function(), nullptr)) {
+        return called_by_decorators(std::move(e), *i.function());
       }
       return defined_function(i);
     case Kind::Slot:
@@ -458,20 +458,20 @@ void Lifter::State::store(ExprPtr target, Item item) {
   }
   auto* name = target->as<ast::Name>();
   if (item.kind == Kind::Function && name) {
-    if (item.function->name() == name->id || lifter.definer_.stored_name(item.function->name()) == name->id) {
-      emit(lifter.definer_.define_function(*item.function, name->id));
+    if (item.function()->name() == name->id || lifter.definer_.stored_name(item.function()->name()) == name->id) {
+      emit(lifter.definer_.define_function(*item.function(), name->id));
       return;
     }
   }
   if (item.kind == Kind::Class && name &&
-      (item.cls->name == name->id || lifter.definer_.stored_name(item.cls->name) == name->id)) {
-    emit(lifter.definer_.define_class(*item.cls, name->id));
+      (item.cls()->name == name->id || lifter.definer_.stored_name(item.cls()->name) == name->id)) {
+    emit(lifter.definer_.define_class(*item.cls(), name->id));
     return;
   }
   if (item.kind == Kind::Import && name) {
-    const std::string& full = item.import->module;
+    const std::string& full = item.import()->module;
     std::string first = full.substr(0, full.find('.'));
-    if (!item.import->attr_path.empty() || name->id != first) {
+    if (!item.import()->attr_path.empty() || name->id != first) {
       emit(ast::import_({ast::alias(full, name->id)}));
     } else if (name->id == first) {
       emit(ast::import_({ast::alias(full)}));
@@ -516,7 +516,7 @@ void Lifter::State::call(Item callable, std::vector<Item> args, std::vector<ast:
         if (const Item* body = lifter.hidden(n->id); body && body->kind == Kind::Function) args[0] = *body;
     if (args.size() < 2 || args[0].kind != Kind::Function) fail("__build_class__ without a body");
     auto cls = std::make_shared<ClassValue>();
-    cls->body = args[0].function;
+    cls->body = args[0].function();
     const std::string* n = const_str(value(args[1]));
     cls->name = n ? *n : cls->body->code->name;
     for (std::size_t k = 2; k < args.size(); ++k) {
@@ -533,29 +533,29 @@ void Lifter::State::call(Item callable, std::vector<Item> args, std::vector<ast:
     }
     cls->keywords = std::move(keywords);
     Item out = Item::of(Kind::Class);
-    out.cls = std::move(cls);
+    out.set(std::move(cls));
     push(std::move(out));
     return;
   }
   if (callable.kind == Kind::Value && args.size() == 1 && keywords.empty()) {
     if (args[0].kind == Kind::Function) {
-      args[0].function->decorators.insert(args[0].function->decorators.begin(), callable.expr);
+      args[0].function()->decorators.insert(args[0].function()->decorators.begin(), callable.expr);
       push(std::move(args[0]));
       return;
     }
     if (args[0].kind == Kind::Class) {
-      args[0].cls->decorators.insert(args[0].cls->decorators.begin(), callable.expr);
+      args[0].cls()->decorators.insert(args[0].cls()->decorators.begin(), callable.expr);
       push(std::move(args[0]));
       return;
     }
   }
   // 3.12+ a generic def, class or type alias: its wrapper is called (with the
   // def's defaults) and what it returns is stored under the name.
-  if (callable.kind == Kind::Function && is_generic_wrapper(*callable.function->code)) {
+  if (callable.kind == Kind::Function && is_generic_wrapper(*callable.function()->code)) {
     if (!keywords.empty()) fail("a generic def's wrapper called with keywords");
     ExprList values;
     for (Item& a : args) values.push_back(value(std::move(a)));
-    if (auto made = lifter.definer_.generic(*callable.function, values)) {
+    if (auto made = lifter.definer_.generic(*callable.function(), values)) {
       push(std::move(*made));
       return;
     }
@@ -565,7 +565,7 @@ void Lifter::State::call(Item callable, std::vector<Item> args, std::vector<ast:
   }
   if (callable.kind == Kind::Function && args.size() == 1 &&
       (args[0].kind == Kind::Iter || args[0].kind == Kind::AsyncIter)) {
-    if (auto e = lifter.definer_.function_expr(*callable.function, args[0].expr)) {
+    if (auto e = lifter.definer_.function_expr(*callable.function(), args[0].expr)) {
       push(e);
       return;
     }
@@ -744,11 +744,11 @@ void op_load_attr(State& s) {
   ResolvedArg a = s.arg();
   Item obj = s.pop();
   bool method = a.kind == ArgKind::NameShift1 && (a.number & 1);
-  if (obj.kind == Kind::Import && !obj.import->from_import) {
+  if (obj.kind == Kind::Import && !obj.import()->from_import) {
     // `import a.b.c as d` on 3.8-3.10 may use LOAD_ATTR after IMPORT_NAME.
-    auto longer = std::make_shared<ImportValue>(*obj.import);
+    auto longer = std::make_shared<ImportValue>(*obj.import());
     longer->attr_path += "." + a.text;
-    obj.import = std::move(longer);
+    obj.set(std::shared_ptr<const ImportValue>(std::move(longer)));
     s.push(std::move(obj));
     return;
   }
@@ -857,7 +857,7 @@ void op_pop_top(State& s) {
       return;
     }
     case Kind::Import:
-      if (i.import->from_import && i.sink) {
+      if (i.import()->from_import && i.sink) {
         if (auto* f = dynamic_cast<ImportFromSink*>(i.sink.get())) s.emit(f->statement());
       }
       return;
@@ -1109,7 +1109,7 @@ void op_type_alias(State& s) {
   ast::TypeParamList type_params;
   if (params.kind == Kind::TypeParams) type_params = *params.type_params;
   else if (params.kind != Kind::Value || !ast::is_none(params.expr)) s.fail("a type alias's type parameters are not a tuple of them");
-  ExprPtr value = compute.kind == Kind::Function ? s.definer().lazy_value(*compute.function) : nullptr;
+  ExprPtr value = compute.kind == Kind::Function ? s.definer().lazy_value(*compute.function()) : nullptr;
   if (!value || value->is<ast::Starred>()) s.fail("type alias without a lazily computed value");
   Item alias = Item::of(Kind::Slot);
   alias.sink = std::make_shared<TypeAliasSink>(*name, std::move(type_params), value);
@@ -1406,14 +1406,14 @@ void op_make_function(State& s) {
   for (std::uint32_t flag : {0x08u, 0x04u, 0x02u, 0x01u})
     if (flags & flag) set_function_attribute(s, *f, flag, s.pop_value());
   Item out = Item::of(Kind::Function);
-  out.function = std::move(f);
+  out.set(std::move(f));
   s.push(std::move(out));
 }
 void op_set_function_attribute(State& s) {
   Item f = s.pop();
   ExprPtr v = s.pop_value();
   if (f.kind != Kind::Function) s.fail("SET_FUNCTION_ATTRIBUTE on a value that is not a function");
-  set_function_attribute(s, *f.function, s.cur().arg, v);
+  set_function_attribute(s, *f.function(), s.cur().arg, v);
   s.push(std::move(f));
 }
 
@@ -1433,17 +1433,17 @@ void op_import_name(State& s) {
     imp->from_import = true;
     out.sink = std::make_shared<ImportFromSink>(imp->module, imp->level);
   }
-  out.import = std::move(imp);
+  out.set(std::shared_ptr<const ImportValue>(std::move(imp)));
   s.push(std::move(out));
 }
 void op_import_from(State& s) {
   Item& top = s.peek();
   if (top.kind != Kind::Import) s.fail("IMPORT_FROM without IMPORT_NAME");
-  if (!top.import->from_import) {
+  if (!top.import()->from_import) {
     Item copy = top;
-    auto longer = std::make_shared<ImportValue>(*top.import);
+    auto longer = std::make_shared<ImportValue>(*top.import());
     longer->attr_path += "." + s.arg().text;
-    copy.import = std::move(longer);
+    copy.set(std::shared_ptr<const ImportValue>(std::move(longer)));
     s.push(std::move(copy));
     return;
   }
@@ -1456,7 +1456,7 @@ void op_import_from(State& s) {
 void op_import_star(State& s) {
   Item top = s.pop();
   if (top.kind != Kind::Import) s.fail("import * without IMPORT_NAME");
-  s.emit(ast::import_from(top.import->module, {ast::alias("*")}, top.import->level));
+  s.emit(ast::import_from(top.import()->module, {ast::alias("*")}, top.import()->level));
 }
 
 // --- unpacking ---------------------------------------------------------------------
@@ -1614,7 +1614,7 @@ std::string type_param_name(State& s) {
 }
 // A bound, constraints or default: the expression a function made for it returns.
 ExprPtr lazily_computed(State& s, const Item& compute, const char* what) {
-  ExprPtr v = compute.kind == Kind::Function ? s.definer().lazy_value(*compute.function) : nullptr;
+  ExprPtr v = compute.kind == Kind::Function ? s.definer().lazy_value(*compute.function()) : nullptr;
   if (!v) s.fail(std::string("a type parameter's ") + what + " is not a lazily computed value");
   return v;
 }
@@ -1652,8 +1652,8 @@ void op_call_intrinsic_2(State& s) {
     Item f = s.pop();
     if (f.kind != Kind::Function || params.kind != Kind::TypeParams)
       s.fail("type parameters set on something that is not a function");
-    if (!f.function->type_params.empty()) s.fail("a function's type parameters set twice");
-    f.function->type_params = *params.type_params;
+    if (!f.function()->type_params.empty()) s.fail("a function's type parameters set twice");
+    f.function()->type_params = *params.type_params;
     s.push(std::move(f));
   } else {
     s.fail("intrinsic " + what + " is not supported");
@@ -1957,7 +1957,10 @@ const std::array<Handler, kOpCount>& handlers_by_op() {
 }  // namespace
 
 const ExprPtr& Lifter::assertion_error() {
-  static const ExprPtr e = ast::name("AssertionError");
+  static const ExprPtr e = [] {
+    ast::NodeArenaScope heap(false);  // kept for good: not in the first call's arena
+    return ast::name("AssertionError");
+  }();
   return e;
 }
 
@@ -1993,8 +1996,8 @@ ast::ExprPtr Lifter::expression_of(const Item& i) const {
     case Kind::AsyncIter:
       return i.expr ? ast::call(ast::name("aiter"), {i.expr}) : nullptr;
     case Kind::Function:
-      if (auto e = definer_.function_expr(*i.function, nullptr)) {
-        return called_by_decorators(std::move(e), *i.function);
+      if (auto e = definer_.function_expr(*i.function(), nullptr)) {
+        return called_by_decorators(std::move(e), *i.function());
       }
       return nullptr;
     default:
@@ -2028,13 +2031,13 @@ std::string Lifter::new_temporary() {
 
 namespace {
 // An item whose meaning is its fields alone: no object that a lift may change.
-bool immutable(const Item& i) { return !i.function && !i.cls && !i.sink; }
+bool immutable(const Item& i) { return !i.function() && !i.cls() && !i.sink; }
 
 bool same_entry(const Stack& a, const Stack& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t k = 0; k < a.size(); ++k) {
     const Item &x = a[k], &y = b[k];
-    if (x.kind != y.kind || x.expr != y.expr || x.import != y.import || x.index != y.index ||
+    if (x.kind != y.kind || x.expr != y.expr || x.import() != y.import() || x.index != y.index ||
         x.seq != y.seq || x.bound_to != y.bound_to || x.type_params != y.type_params)
       return false;
   }
@@ -2052,17 +2055,31 @@ void Lifter::remember(CachedLift entry) {
 }
 
 BlockEffect Lifter::run(const cfg::Graph& graph, cfg::BlockId id, Stack stack) {
+  if (!std::all_of(stack.begin(), stack.end(), immutable))
+    return lift_block(graph, id, std::move(stack), 0, graph.instructions(id).size());
+  std::shared_ptr<BlockEffect> e = cached_effect(graph, id, stack);
+  if (e.use_count() == 1) return std::move(*e);  // not kept: no one else sees it
+  return *e;
+}
+
+std::shared_ptr<const BlockEffect> Lifter::effect(const cfg::Graph& graph, cfg::BlockId id,
+                                                  const Stack& stack) {
+  if (!std::all_of(stack.begin(), stack.end(), immutable))
+    return std::make_shared<const BlockEffect>(lift_block(graph, id, stack, 0, graph.instructions(id).size()));
+  return cached_effect(graph, id, stack);
+}
+
+std::shared_ptr<BlockEffect> Lifter::cached_effect(const cfg::Graph& graph, cfg::BlockId id,
+                                                         const Stack& stack) {
   if (cached_graph_ != &graph) {
     lifts_.clear();
     next_lift_ = 0;
     cached_graph_ = &graph;
   }
-  const bool cacheable = std::all_of(stack.begin(), stack.end(), immutable);
-  if (!cacheable) return lift_block(graph, id, std::move(stack), 0, graph.instructions(id).size());
   for (const CachedLift& c : lifts_)
     if (c.block == id && same_entry(c.entry, stack)) {
       if (c.error) throw *c.error;
-      return *c.effect;
+      return c.effect;
     }
   // What a lift may change besides its result.
   auto state = [&] {
@@ -2070,22 +2087,21 @@ BlockEffect Lifter::run(const cfg::Graph& graph, cfg::BlockId id, Stack stack) {
                            globals_.size(), nonlocals_.size(), hidden_.size(), hidden_reads_);
   };
   const auto before = state();
-  CachedLift entry{id, stack, std::nullopt, std::nullopt};
+  // The lift works on a copy made with room to grow (see lift_block).
+  Stack work;
+  work.reserve(stack.size() + stack_room());
+  work.assign(stack.begin(), stack.end());
+  std::shared_ptr<BlockEffect> effect;
   try {
-    entry.effect = lift_block(graph, id, std::move(stack), 0, graph.instructions(id).size());
+    effect = std::make_shared<BlockEffect>(
+        lift_block(graph, id, std::move(work), 0, graph.instructions(id).size()));
   } catch (const Error& e) {
-    if (state() == before) {
-      entry.error = e;
-      remember(std::move(entry));
-    }
+    if (state() == before) remember(CachedLift{id, stack, nullptr, e});
     throw;
   }
-  if (state() == before && std::all_of(entry.effect->stack.begin(), entry.effect->stack.end(), immutable)) {
-    BlockEffect out = *entry.effect;
-    remember(std::move(entry));
-    return out;
-  }
-  return std::move(*entry.effect);
+  if (state() == before && std::all_of(effect->stack.begin(), effect->stack.end(), immutable))
+    remember(CachedLift{id, stack, effect, std::nullopt});
+  return effect;
 }
 
 BlockEffect Lifter::run(const cfg::Graph& graph, cfg::BlockId id, Stack stack, std::size_t first,
@@ -2099,8 +2115,7 @@ BlockEffect Lifter::lift_block(const cfg::Graph& graph, cfg::BlockId id, Stack s
   s.stack = std::move(stack);
   // Items are big and moved on every regrowth: room for the deepest stack
   // the compiler computed, once (a bad co_stacksize only costs a regrowth).
-  if (code_.code->stacksize > 0)
-    s.stack.reserve(s.stack.size() + std::min<std::size_t>(std::size_t(code_.code->stacksize), 64));
+  s.stack.reserve(s.stack.size() + stack_room());
   for (s.pos = 0; s.pos < s.ins.size(); ++s.pos) {
     if (terminate(s)) continue;
     if (row_.static_swaps && parallel_store(s)) continue;

@@ -5,6 +5,7 @@
 // structurer decides where control goes.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -84,6 +85,9 @@ class Lifter {
   Lifter(const DecodedCode& code, Definer& definer);
 
   BlockEffect run(const cfg::Graph& graph, cfg::BlockId id, Stack stack);
+  // The same for callers that only look at the effect: no copy of a lift the
+  // cache holds (conditions are tried on the same block several times).
+  std::shared_ptr<const BlockEffect> effect(const cfg::Graph& graph, cfg::BlockId id, const Stack& stack);
   // Instructions [first, end) of the block only (indices into the block): a
   // part that ends before the block's last instruction ends in Fall.
   BlockEffect run(const cfg::Graph& graph, cfg::BlockId id, Stack stack, std::size_t first, std::size_t end);
@@ -148,13 +152,19 @@ class Lifter {
   struct CachedLift {
     cfg::BlockId block = cfg::kNoBlock;
     Stack entry;  // keeps its expressions alive: their addresses stay unique
-    std::optional<BlockEffect> effect;
+    std::shared_ptr<BlockEffect> effect;  // shared with callers that only look (never changed)
     std::optional<Error> error;
   };
   static constexpr std::size_t kCachedLifts = 16;
   BlockEffect lift_block(const cfg::Graph& graph, cfg::BlockId id, Stack stack, std::size_t first,
                          std::size_t end);
   void remember(CachedLift entry);
+  // The lift of a stack of immutable items, from the cache or made (and kept when it may be).
+  std::shared_ptr<BlockEffect> cached_effect(const cfg::Graph& graph, cfg::BlockId id, const Stack& stack);
+  // Stack slots a lift may push beyond its entry stack, as the compiler computed them.
+  std::size_t stack_room() const {
+    return code_.code->stacksize > 0 ? std::min<std::size_t>(std::size_t(code_.code->stacksize), 64) : 0;
+  }
   const cfg::Graph* cached_graph_ = nullptr;
   std::vector<CachedLift> lifts_;  // a ring of kCachedLifts
   std::size_t next_lift_ = 0;      // the slot the next one replaces

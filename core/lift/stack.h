@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "ast/expr.h"
@@ -80,6 +81,33 @@ struct ImportValue {
   std::string attr_path;     // IMPORT_FROM/LOAD_ATTR chain on an import: `a.b.c` parts after the first
 };
 
+// The variable a value was stored in (Item::bound_to), or none. Rare, so
+// held by pointer: half the size of a std::string in an item that is copied
+// with every stack.
+class BoundName {
+ public:
+  bool empty() const noexcept { return !name_; }
+  void clear() noexcept { name_.reset(); }
+  BoundName& operator=(const std::string& name) {
+    name_ = std::make_shared<const std::string>(name);
+    return *this;
+  }
+  operator const std::string&() const noexcept { return name_ ? *name_ : none(); }  // NOLINT: reads as the name
+  friend bool operator==(const BoundName& a, const BoundName& b) noexcept {
+    return static_cast<const std::string&>(a) == static_cast<const std::string&>(b);
+  }
+  friend bool operator==(const BoundName& a, const std::string& b) noexcept {
+    return static_cast<const std::string&>(a) == b;
+  }
+
+ private:
+  static const std::string& none() noexcept {
+    static const std::string empty;
+    return empty;
+  }
+  std::shared_ptr<const std::string> name_;
+};
+
 struct Item {
   enum class Kind {
     Value,       // an expression
@@ -98,16 +126,21 @@ struct Item {
     GenericBase, // 3.12+ a generic class's implicit base Generic[T...] (INTRINSIC_SUBSCRIPT_GENERIC)
   };
   Kind kind = Kind::Value;
+  std::uint32_t index = 0;  // Slot: the sink's slot (next to kind: items are copied often)
   ast::ExprPtr expr;
-  std::shared_ptr<FunctionValue> function;
-  std::shared_ptr<ClassValue> cls;
+  // Function: the function; Class: the class; Import: the import (shared:
+  // items are copied often, imports rarely). One at most, so one member.
+  const std::shared_ptr<FunctionValue>& function() const { return payload<FunctionValue>(); }
+  const std::shared_ptr<ClassValue>& cls() const { return payload<ClassValue>(); }
+  const std::shared_ptr<const ImportValue>& import() const { return payload<const ImportValue>(); }
+  void set(std::shared_ptr<FunctionValue> f) { payload_ = std::move(f); }
+  void set(std::shared_ptr<ClassValue> c) { payload_ = std::move(c); }
+  void set(std::shared_ptr<const ImportValue> i) { payload_ = std::move(i); }
   std::shared_ptr<Sink> sink;
-  std::size_t index = 0;
-  std::shared_ptr<const ImportValue> import;  // Import (shared: items are copied often, imports rarely)
   std::shared_ptr<const ast::TypeParamList> type_params;  // TypeParam, TypeParams, GenericBase
   // Value: a copy of it was stored in this variable (DUP + STORE), so the
   // variable names it from then on: `(x := v)` or, after other statements, `x`.
-  std::string bound_to;
+  BoundName bound_to;
   // Value: when it was computed (copies share it); spills keep this order.
   std::uint64_t seq = 0;
 
@@ -122,6 +155,17 @@ struct Item {
     i.expr = std::move(e);
     return i;
   }
+
+ private:
+  template <class T>
+  const std::shared_ptr<T>& payload() const {
+    static const std::shared_ptr<T> none;
+    auto* p = std::get_if<std::shared_ptr<T>>(&payload_);
+    return p ? *p : none;
+  }
+  std::variant<std::monostate, std::shared_ptr<FunctionValue>, std::shared_ptr<ClassValue>,
+               std::shared_ptr<const ImportValue>>
+      payload_;
 };
 
 using Stack = std::vector<Item>;

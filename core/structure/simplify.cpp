@@ -281,7 +281,10 @@ struct Simplifier {
 
   StmtList body(const StmtList& stmts, bool ends_function = false) const {
     StmtList out;
-    static const StmtPtr implicit_return = ast::return_(ast::none());
+    static const StmtPtr implicit_return = [] {
+      ast::NodeArenaScope heap(false);  // kept for good: not in the first call's arena
+      return ast::return_(ast::none());
+    }();
     for (const StmtPtr& s : stmts) {
       // `if c: return` + `else: rest` is `if c: return` then `rest` (same bytecode).
       // (An assert has no else: the rest goes after it even when it is an if.)

@@ -7,6 +7,7 @@
 #include <functional>
 #include <limits>
 #include <queue>
+#include <iterator>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -427,7 +428,9 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
     mark(b);
     entry_stack_ = out.stack;
     lift::BlockEffect eff = lifter_.run(graph_, b, std::move(out.stack));
-    out.stmts.insert(out.stmts.end(), eff.stmts.begin(), eff.stmts.end());
+    // Moved: only the count of eff.stmts is looked at below.
+    out.stmts.insert(out.stmts.end(), std::make_move_iterator(eff.stmts.begin()),
+                     std::make_move_iterator(eff.stmts.end()));
     out.stack = eff.stack;
     switch (eff.term.kind) {
       case TK::Exit:
@@ -1287,12 +1290,13 @@ std::optional<Structurer::Cond> Structurer::pure_condition(BlockId b, const lift
                  fall_successor(e.from) != kNoBlock;
   });
   if (preds != 1 && !from_chain) return std::nullopt;
-  lift::BlockEffect eff;
+  std::shared_ptr<const lift::BlockEffect> lifted;
   try {
-    eff = lifter_.run(graph_, b, stack);
+    lifted = lifter_.effect(graph_, b, stack);
   } catch (const Error&) {
     return std::nullopt;
   }
+  const lift::BlockEffect& eff = *lifted;
   if (!eff.stmts.empty() || eff.term.kind != TK::Branch || eff.stack.size() != stack.size())
     return std::nullopt;
   for (std::size_t k = 0; k < stack.size(); ++k)
@@ -1311,12 +1315,13 @@ std::optional<Structurer::Cond> Structurer::chained_link(BlockId b, const lift::
     return std::nullopt;
   if (!in_current_loop(b) || (!context_.empty() && (context_.back().continues_at(b) || b == context_.back().follow)))
     return std::nullopt;
-  lift::BlockEffect eff;
+  std::shared_ptr<const lift::BlockEffect> lifted;
   try {
-    eff = lifter_.run(graph_, b, stack);
+    lifted = lifter_.effect(graph_, b, stack);
   } catch (const Error&) {
     return std::nullopt;
   }
+  const lift::BlockEffect& eff = *lifted;
   if (!eff.stmts.empty() || eff.term.kind != TK::Branch || eff.stack.size() != stack.size() + 1)
     return std::nullopt;
   for (std::size_t k = 0; k < stack.size(); ++k)
@@ -1486,14 +1491,18 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
   // the function: all forward paths into a block come from earlier blocks, so
   // its "reached from" mask is complete when it is popped.
   constexpr std::uint8_t kFromT = 1, kFromF = 2;
-  std::unordered_map<BlockId, std::uint8_t> from;
+  // Which arms reach each block: two visited sets (no map to allocate per call).
+  auto from_t = block_marks(), from_f = block_marks();
+  auto from = [&](BlockId x) {
+    return static_cast<std::uint8_t>((from_t[x] ? kFromT : 0) | (from_f[x] ? kFromF : 0));
+  };
   using Entry = std::pair<std::uint32_t, BlockId>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
   auto reach = [&](BlockId x, std::uint8_t side) {
     if (!usable(x) || rpo_index_[x] == 0xffffffffu) return;
-    std::uint8_t& m = from[x];
-    if (m == 0) heap.push({rpo_index_[x], x});
-    m |= side;
+    if (from(x) == 0) heap.push({rpo_index_[x], x});
+    if (side & kFromT) from_t[x] = true;
+    if (side & kFromF) from_f[x] = true;
   };
   reach(t, kFromT);
   reach(f, kFromF);
@@ -1505,7 +1514,7 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
     heap.pop();
     if (order < last) return if_follow_by_search(b, t, f, stop);  // a back edge: search it all
     last = order;
-    std::uint8_t m = from[x];
+    std::uint8_t m = from(x);
     if (m == (kFromT | kFromF)) return x;
     if (x == stop) continue;
     bool back = false;
@@ -1671,15 +1680,15 @@ ast::ExprPtr Structurer::value_region(BlockId b, const lift::Stack& stack, Block
                                       std::vector<BlockId>& seen, int budget) {
   if (budget <= 0 || b == kNoBlock || b == merge || loops_.loop_of_header(b) != cfg::kNoLoop) return nullptr;
   if (!context_.empty() && (context_.back().continues_at(b) || b == context_.back().follow)) return nullptr;
-  lift::BlockEffect eff;
+  std::shared_ptr<const lift::BlockEffect> eff;
   try {
-    eff = lifter_.run(graph_, b, stack);
+    eff = lifter_.effect(graph_, b, stack);
   } catch (const Error&) {
     return nullptr;
   }
-  if (!eff.stmts.empty()) return nullptr;
+  if (!eff->stmts.empty()) return nullptr;
   seen.push_back(b);
-  return value_of_effect(b, eff, merge, base, depth, seen, budget);
+  return value_of_effect(b, *eff, merge, base, depth, seen, budget);
 }
 
 // The rest of value_region, from the effect of `b` already lifted.
@@ -1894,12 +1903,13 @@ std::optional<Structurer::Cond> Structurer::chain_links(BlockId head, Cond c, li
     bool shared = cleanup < graph_.size() && !emitted_[cleanup];
     if (!single_entry(next) || !(single_entry(cleanup) || shared)) break;
     lift::Stack rest(work.begin(), work.end() - 1);
-    lift::BlockEffect e;
+    std::shared_ptr<const lift::BlockEffect> lifted;
     try {
-      e = lifter_.run(graph_, next, work);
+      lifted = lifter_.effect(graph_, next, work);
     } catch (const Error&) {
       break;
     }
+    const lift::BlockEffect& e = *lifted;
     if (!e.stmts.empty() || e.term.kind != TK::Branch || e.stack.size() < rest.size()) break;
     bool same = true;
     for (std::size_t k = 0; k < rest.size(); ++k) same = same && e.stack[k].expr == rest[k].expr;

@@ -1,0 +1,99 @@
+// Memory for the syntax tree nodes of one decompile call.
+//
+// A call makes tens of thousands of small nodes (shared_ptr control block and
+// node in one piece) and drops them all at its end. Taking them from a few
+// chunks instead of one malloc each saves the allocator's time, and keeps a
+// big function's tree together in memory: walking a tree of 100k-instruction
+// code spread over the heap cost more per node than walking a small one.
+//
+// Nodes are still plain shared_ptrs (the allocator travels in the control
+// block), so they may outlive the call: the arena counts its live nodes and
+// goes away with the last one, or when its scope ends if none is left. A node
+// freed while its arena is in use on this thread (the call's own garbage:
+// conditions tried and dropped, rewritten statements) goes on a free list
+// for the next node of its size; later frees only count.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace unveil::ast {
+
+class NodeArena {
+ public:
+  // The arena nodes of this thread come from (nullptr: the heap).
+  static NodeArena* current() noexcept { return current_; }
+
+  void* allocate(std::size_t bytes, std::size_t align);
+  void deallocate(void* p, std::size_t bytes) noexcept {
+    // Only the thread whose scope uses the arena touches the free lists.
+    if (current_ == this) recycle(p, bytes);
+    release();
+  }
+  void release() noexcept {
+    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) std::unique_ptr<NodeArena>{this};
+  }
+
+ private:
+  friend class NodeArenaScope;
+  struct FreeBlock {
+    FreeBlock* next;
+  };
+  // Nodes come in a few sizes (one per node type): a list for each.
+  struct FreeList {
+    std::size_t bytes = 0;
+    FreeBlock* head = nullptr;
+  };
+  static constexpr std::size_t kFreeLists = 4;
+  void recycle(void* p, std::size_t bytes) noexcept;
+
+  static thread_local NodeArena* current_;
+  FreeList free_[kFreeLists];
+  std::atomic<std::size_t> refs_{1};  // live nodes, plus one while a scope uses it
+  std::vector<std::unique_ptr<std::byte[]>> chunks_;
+  std::byte* next_ = nullptr;
+  std::byte* end_ = nullptr;
+  std::size_t chunk_size_ = 2048;
+};
+
+// Makes nodes of this thread come from a new arena for as long as it lives
+// (with `use_arena` false: from the heap, for nodes kept in statics).
+class NodeArenaScope {
+ public:
+  explicit NodeArenaScope(bool use_arena = true);
+  ~NodeArenaScope();
+  NodeArenaScope(const NodeArenaScope&) = delete;
+  NodeArenaScope& operator=(const NodeArenaScope&) = delete;
+
+ private:
+  NodeArena* arena_ = nullptr;
+  NodeArena* previous_;
+};
+
+template <class T>
+struct NodeAllocator {
+  using value_type = T;
+  explicit NodeAllocator(NodeArena* a) noexcept : arena(a) {}
+  template <class U>
+  NodeAllocator(const NodeAllocator<U>& other) noexcept : arena(other.arena) {}  // NOLINT: rebinding
+  T* allocate(std::size_t n) { return static_cast<T*>(arena->allocate(n * sizeof(T), alignof(T))); }
+  void deallocate(T* p, std::size_t n) noexcept { arena->deallocate(p, n * sizeof(T)); }
+  template <class U>
+  bool operator==(const NodeAllocator<U>& other) const noexcept {
+    return arena == other.arena;
+  }
+  NodeArena* arena;
+};
+
+// std::make_shared<const T>, from the current arena when there is one.
+template <class T, class... Args>
+std::shared_ptr<const T> make_node(Args&&... args) {
+  if (NodeArena* arena = NodeArena::current())
+    return std::allocate_shared<T>(NodeAllocator<T>(arena), std::forward<Args>(args)...);
+  return std::make_shared<const T>(std::forward<Args>(args)...);
+}
+
+}  // namespace unveil::ast
