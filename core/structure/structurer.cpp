@@ -285,7 +285,7 @@ bool Structurer::in_current_loop(BlockId b) const {
   return dom_.dominates(loop.header, b) && (loop.follow == kNoBlock || !dom_.dominates(loop.follow, b));
 }
 
-Structurer::Seq Structurer::sequence(BlockId b, BlockId stop, lift::Stack stack, bool at_header) {
+Structurer::Seq Structurer::sequence(BlockId b, BlockId stop, lift::Stack stack, bool at_header, std::size_t first) {
   // Nesting depth bounds the recursion (generated code can nest very deeply).
   if (++depth_ > kMaxNesting) {
     --depth_;
@@ -295,7 +295,7 @@ Structurer::Seq Structurer::sequence(BlockId b, BlockId stop, lift::Stack stack,
     std::size_t& d;
     ~Guard() { --d; }
   } guard{depth_};
-  Seq out = sequence_raw(b, stop, std::move(stack), at_header);
+  Seq out = sequence_raw(b, stop, std::move(stack), at_header, first);
   remove_finally_copies(out);
   return out;
 }
@@ -337,14 +337,18 @@ bool Structurer::shared_final_return(BlockId b) const {
   return preds >= 2 && plain;
 }
 
-Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack stack, bool at_header) {
+Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack stack, bool at_header,
+                                         std::size_t first) {
   Seq out;
   out.stack = std::move(stack);
   while (true) {
     if (++steps_ > kMaxSteps) fail(b, "too many steps");
-    if (b == stop) return out;
+    if (b == stop) {
+      if (first > 0) fail(b, "a statement ends inside the block where its enclosing one ends");
+      return out;
+    }
     if (b == kNoBlock) fail(0, "control flows past the end");
-    if (!at_header) {
+    if (!at_header && first == 0) {
       if (!context_.empty()) {
         const LoopContext& loop = context_.back();
         if (loop.continues_at(b)) {
@@ -406,9 +410,21 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
       }
     }
     at_header = false;
-    mark(b);
+    if (auto m = structure_match(b, first, stop, out)) {
+      b = m->block;
+      first = m->first;
+      if (b == kNoBlock) {
+        out.open = false;
+        return out;
+      }
+      continue;
+    }
+    // (A block entered in its middle is the match's: it marked it.)
+    if (first == 0) mark(b);
     entry_stack_ = out.stack;
-    lift::BlockEffect eff = lifter_.run(graph_, b, std::move(out.stack));
+    lift::BlockEffect eff = first == 0 ? lifter_.run(graph_, b, std::move(out.stack))
+                                       : lifter_.run(graph_, b, std::move(out.stack), first, graph_.instructions(b).size());
+    first = 0;
     out.stmts.insert(out.stmts.end(), eff.stmts.begin(), eff.stmts.end());
     out.stack = eff.stack;
     switch (eff.term.kind) {

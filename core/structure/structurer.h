@@ -20,6 +20,8 @@
 
 namespace unveil::structure {
 
+struct CaseShape;
+
 class Structurer {
  public:
   // `code` must outlive the structurer.
@@ -77,8 +79,18 @@ class Structurer {
     bool shared = false;   // its first block is entered from several links of a chain
   };
 
-  Seq sequence(cfg::BlockId b, cfg::BlockId stop, lift::Stack stack, bool at_header = false);
-  Seq sequence_raw(cfg::BlockId b, cfg::BlockId stop, lift::Stack stack, bool at_header);
+  // `first`: start at that instruction of `b` (a match case's body; the match marked `b`).
+  Seq sequence(cfg::BlockId b, cfg::BlockId stop, lift::Stack stack, bool at_header = false, std::size_t first = 0);
+  Seq sequence_raw(cfg::BlockId b, cfg::BlockId stop, lift::Stack stack, bool at_header, std::size_t first);
+  // match.cpp: a match statement starting in `b` at or after instruction
+  // `first`; where the code after it goes on (block kNoBlock: it never does).
+  struct Resume {
+    cfg::BlockId block = cfg::kNoBlock;
+    std::size_t first = 0;
+  };
+  std::optional<Resume> structure_match(cfg::BlockId b, std::size_t first, cfg::BlockId stop, Seq& out);
+  std::optional<Resume> match_from(cfg::BlockId b, std::size_t first, std::size_t start, CaseShape shape,
+                                   cfg::BlockId stop, Seq& out);
   void remove_finally_copies(Seq& seq) const;
   // Exception regions (3.11+ tables; handlers that start with PUSH_EXC_INFO).
   std::vector<cfg::BlockId> handler_chain(cfg::BlockId b) const;

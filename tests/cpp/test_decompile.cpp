@@ -86,10 +86,13 @@ TEST(Decompile, TryExceptWith) {
 }
 
 TEST(Decompile, FallbackKeepsTheRestOfTheModule) {
-  // `match` is not lifted yet: that function falls back, the rest decompiles.
-  auto data = compile_with("3.10.13", "def f(x):\n    match x:\n        case P(a=1):\n            pass\nx = 1\n");
+  // 3.8's `break` through a finally is not structured yet: that function
+  // falls back, the rest decompiles.
+  auto data = compile_with("3.8.18",
+                           "def f(x):\n    for a in x:\n        try:\n            break\n        finally:\n"
+                           "            g()\nx = 1\n");
   if (data.empty()) GTEST_SKIP();
-  std::string out = unveil::decompile_marshal(data, 10, "", {});
+  std::string out = unveil::decompile_marshal(data, 8, "", {});
   EXPECT_NE(out.find("# unveil: could not decompile f:"), std::string::npos) << out;
   EXPECT_NE(out.find("raise RuntimeError('unveil could not decompile f')"), std::string::npos);
   EXPECT_NE(out.find("\nx = 1\n"), std::string::npos);
