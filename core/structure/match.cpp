@@ -1,14 +1,17 @@
 #include "structure/match.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <utility>
 
 #include "ast/build.h"
 #include "decode/argument.h"
+#include "emit/unparse.h"
 #include "lift/operators.h"
 #include "structure/structurer.h"
 #include "support/error.h"
@@ -19,6 +22,8 @@ using cfg::BlockId;
 using cfg::kNoBlock;
 using lift::Item;
 using TK = lift::Terminator::Kind;
+// As structurer.cpp's kFlow: source-level flow, not exceptions, not 3.8's CALL_FINALLY.
+constexpr cfg::EdgeFilter kFlowEdges = cfg::EdgeFilter::normal().without(cfg::EdgeKind::Call);
 
 namespace {
 
@@ -81,6 +86,23 @@ std::optional<std::int64_t> small_int(const ast::ExprPtr& e) {
   auto* i = c->value->as<IntValue>();
   if (!i || !i->is_small()) return std::nullopt;
   return i->small;
+}
+
+// A complex constant as a pattern writes it: `re + imj`, `-imj` (repr's
+// `(-0-1.5j)` would compile to a real part of +0.0, not -0.0).
+ast::ExprPtr pattern_value(const ast::ExprPtr& e) {
+  auto* c = e->as<ast::Constant>();
+  auto* z = c && c->value ? c->value->as<ComplexValue>() : nullptr;
+  if (!z || std::isnan(z->real) || std::isnan(z->imag)) return e;
+  const bool im_negative = std::signbit(z->imag);
+  ast::ExprPtr im = ast::complex_number(0.0, std::fabs(z->imag));
+  if (z->real == 0.0 && std::signbit(z->real) == im_negative) {
+    // -(x j) is (-0.0 - x j); x j is (0.0 + x j)
+    return im_negative ? ast::unaryop(ast::UnaryOperator::USub, im) : im;
+  }
+  ast::ExprPtr re = std::signbit(z->real) ? ast::unaryop(ast::UnaryOperator::USub, ast::floating(-z->real))
+                                          : ast::floating(z->real);
+  return ast::binop(re, im_negative ? ast::Operator::Sub : ast::Operator::Add, im);
 }
 
 class Walk {
@@ -855,7 +877,7 @@ class Walk {
         if (!x.popped) bad("a sub-pattern's subject left unused");
         return ast::wildcard();
       case PNode::Kind::Value:
-        return ast::match_value(x.value);
+        return ast::match_value(pattern_value(x.value));
       case PNode::Kind::Singleton:
         return ast::match_singleton(x.singleton);
       case PNode::Kind::Sequence: {
@@ -1153,10 +1175,10 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
   }
   Case& last = cases.back();
   // Where the cases meet, and whether a `case _:` follows the last pattern.
-  BlockId follow = kNoBlock;
-  if (BlockId p = pdom_.idom(b);
-      p != kNoBlock && can_merge_at(p) && (stop == kNoBlock || p == stop || pdom_.dominates(stop, p)))
-    follow = p;
+  std::vector<BlockId> arms;
+  for (const Case& c : cases) arms.push_back(c.body.block);
+  if (last.shape.landing) arms.push_back(last.shape.landing->block);
+  const BlockId follow = match_follow(b, arms, stop);
   std::optional<CodePos> default_start;
   std::optional<CodePos> resume;
   BlockId body_stop = follow;
@@ -1204,13 +1226,93 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
   };
   for (Case& c : cases) out_cases.push_back(ast::match_case(c.shape.pattern, body_of(c.body, c.loaded), c.guard));
   if (default_start) out_cases.push_back(ast::match_case(ast::wildcard(), body_of(*default_start, std::nullopt)));
+  // 3.10+ copies the implicit `return None` at the end of the code (and 3.12+
+  // a small block before it) into each case that goes on to it: the same
+  // statements ending every case are the code after the match.
+  ast::StmtList after_match;
+  // (Or the code after the match, where its last pattern fails, is that `return None`.)
+  auto returns_none_at = [&](CodePos p) {
+    auto pi = graph_.instructions(p.block);
+    std::size_t k = p.index;
+    while (k < pi.size() && pi[k].op() == Op::NOP) ++k;
+    if (k < pi.size() && pi[k].op() == Op::RETURN_CONST) return k + 1 == pi.size() && loads_none(pi[k]);
+    return k + 2 == pi.size() && pi[k].op() == Op::LOAD_CONST && loads_none(pi[k]) && pi[k + 1].op() == Op::RETURN_VALUE;
+  };
+  const bool ends_after = resume && !open && returns_none_at(*resume);
+  if ((!resume || ends_after) && !open && out_cases.size() >= (ends_after ? 1u : 2u)) {
+    auto text = [](const ast::StmtPtr& st) { return unparse(ast::StmtList{st}); };
+    auto is_return_none = [](const ast::StmtPtr& st) {
+      auto* r = st->as<ast::Return>();
+      if (!r) return false;
+      if (!r->value) return true;
+      auto* c = r->value->as<ast::Constant>();
+      return c && c->value && c->value->is<NoneValue>();
+    };
+    std::size_t common = 0;
+    for (bool more = true; more && common < 2;) {
+      const auto& first_body = out_cases.front().body;
+      if (first_body.size() <= common) break;
+      const std::string want = text(first_body[first_body.size() - 1 - common]);
+      for (const ast::MatchCase& c : out_cases)
+        more = more && c.body.size() > common && text(c.body[c.body.size() - 1 - common]) == want;
+      if (more) ++common;
+    }
+    if (ends_after) common = std::min<std::size_t>(common, 1);
+    if (common > 0 && is_return_none(out_cases.front().body.back())) {
+      const auto& first_body = out_cases.front().body;
+      if (!ends_after) after_match.assign(first_body.end() - std::ptrdiff_t(common), first_body.end());
+      for (ast::MatchCase& c : out_cases) {
+        c.body.resize(c.body.size() - common);
+        if (c.body.empty()) c.body.push_back(ast::pass());
+      }
+    }
+  }
   out.stmts.insert(out.stmts.end(), before.begin(), before.end());
   out.stmts.push_back(ast::match(subject, std::move(out_cases)));
+  out.stmts.insert(out.stmts.end(), after_match.begin(), after_match.end());
   out.stack = base;
   if (resume) return Resume{resume->block, resume->index};
-  if (open && body_stop == kNoBlock) fail(b, "match statement: cases that go on to no common place");
+  // (Cases that go on out of the try body around the match: its exit is
+  // where they meet, as with an if's arms.)
+  if (open && body_stop == kNoBlock && !(!regions_.empty() && regions_.back().exit != kNoBlock))
+    fail(b, "match statement: cases that go on to no common place");
+  if (open && body_stop == kNoBlock) return Resume{kNoBlock, 0};
   if (!open) return Resume{kNoBlock, 0};
   return Resume{body_stop, 0};
+}
+
+// Where a match's arms (its case bodies, and what follows its last pattern)
+// meet: the block after the match post-dominates it; when some arms leave
+// (return, raise, break), the earliest block two arms reach.
+BlockId Structurer::match_follow(BlockId b, const std::vector<BlockId>& arms, BlockId stop) const {
+  if (BlockId p = pdom_.idom(b);
+      p != kNoBlock && can_merge_at(p) && (stop == kNoBlock || p == stop || pdom_.dominates(stop, p)))
+    return p;
+  const std::vector<BlockId> around = handler_chain(b);
+  std::unordered_map<BlockId, int> reached;
+  for (BlockId arm : arms) {
+    if (arm >= graph_.size()) continue;
+    auto seen = block_marks();
+    std::vector<BlockId> work;
+    auto visit = [&](BlockId x) {
+      if (x >= graph_.size() || seen[x] || !can_merge_at(x) || rpo_index_[x] == 0xffffffffu) return;
+      seen[x] = true;
+      work.push_back(x);
+    };
+    visit(arm);
+    while (!work.empty()) {
+      BlockId x = work.back();
+      work.pop_back();
+      if (x != arm) ++reached[x];
+      if (x == stop) continue;
+      graph_.for_each_successor(x, kFlowEdges, [&](const cfg::Edge& e) { visit(e.to); });
+      if (BlockId h = handler_inside(x, around); h != kNoBlock) visit(h);
+    }
+  }
+  BlockId best = kNoBlock;
+  for (auto [x, n] : reached)
+    if (n >= 2 && (best == kNoBlock || rpo_index_[x] < rpo_index_[best])) best = x;
+  return best;
 }
 
 }  // namespace unveil::structure

@@ -246,7 +246,7 @@ bool Structurer::copies_block_from(BlockId b, std::size_t first, BlockId origina
 
 // 3.12+ `break` out of a for whose follow only ends the frame: pop the
 // iterator, then a copy of the follow (less the loop exit's own END_FOR).
-bool Structurer::breaks_into_copy(BlockId b, BlockId follow, const lift::Stack& stack) const {
+bool Structurer::breaks_into_copy(BlockId b, BlockId follow, const lift::Stack& stack, std::size_t first) const {
   if (follow == kNoBlock || stack.empty() || stack.back().kind != Item::Kind::Iter) return false;
   // The exit of a loop (END_FOR, and 3.13's POP_TOP) comes before the code after it.
   auto loop_exit_length = [&](std::span<const Instruction> ins) -> std::size_t {
@@ -257,6 +257,8 @@ bool Structurer::breaks_into_copy(BlockId b, BlockId follow, const lift::Stack& 
                : 1;
   };
   auto ins = graph_.instructions(b);
+  if (first >= ins.size()) return false;
+  ins = ins.subspan(first);
   // (An inner loop's else that breaks out of this loop starts with the inner loop's exit.)
   ins = ins.subspan(loop_exit_length(ins));
   if (ins.empty() || ins.front().op() != Op::POP_TOP) return false;
@@ -348,6 +350,12 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
       return out;
     }
     if (b == kNoBlock) fail(0, "control flows past the end");
+    // (A match case's body that starts inside a block: a `break` into the copied code after the loop.)
+    if (first > 0 && !context_.empty() && breaks_into_copy(b, context_.back().follow, out.stack, first)) {
+      out.stmts.push_back(ast::break_());
+      out.open = false;
+      return out;
+    }
     if (!at_header && first == 0) {
       if (!context_.empty()) {
         const LoopContext& loop = context_.back();

@@ -89,6 +89,7 @@ class Structurer {
     std::size_t first = 0;
   };
   std::optional<Resume> structure_match(cfg::BlockId b, std::size_t first, cfg::BlockId stop, Seq& out);
+  cfg::BlockId match_follow(cfg::BlockId b, const std::vector<cfg::BlockId>& arms, cfg::BlockId stop) const;
   std::optional<Resume> match_from(cfg::BlockId b, std::size_t first, std::size_t start, CaseShape shape,
                                    cfg::BlockId stop, Seq& out);
   void remove_finally_copies(Seq& seq) const;
@@ -117,7 +118,7 @@ class Structurer {
   bool shared_final_return(cfg::BlockId b) const;
   std::optional<ast::StmtList> after_try_copied_here(cfg::BlockId b, std::size_t first);
   bool copies_block_from(cfg::BlockId b, std::size_t first, cfg::BlockId original) const;
-  bool breaks_into_copy(cfg::BlockId b, cfg::BlockId follow, const lift::Stack& stack) const;
+  bool breaks_into_copy(cfg::BlockId b, cfg::BlockId follow, const lift::Stack& stack, std::size_t first = 0) const;
   std::optional<cfg::BlockId> else_end(cfg::BlockId start, cfg::BlockId handler) const;
   cfg::BlockId structure_if(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out);
   cfg::BlockId structure_keep(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,

@@ -16,4 +16,4 @@ def f(x):
     return "?"
 
 def main():
-    return [f(v) for v in (True, False, None, -1, -1.5j, 2 - 3j, 0)]
+    return [f(v) for v in (True, False, None, -1, complex(0, -1.5), complex(2, -3), 0)]
