@@ -573,6 +573,7 @@ class Walk {
     st_.push_back(subject(child));
   }
   void unpack(const Instruction& i) {
+    if ((i.op() == Op::UNPACK_EX ? i.arg >> 8 : i.arg) > 4096) bad("an unpacking too wide for a pattern");
     AItem x = pop();
     std::vector<int> children;
     if (i.op() == Op::UNPACK_EX) {
@@ -1208,6 +1209,9 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
   // The match's own code is done: mark it, then structure the bodies.
   std::sort(blocks.begin(), blocks.end());
   blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  // (A match that starts inside its block, after another statement or a
+  // case's stores, shares it: it is marked already.)
+  std::erase_if(blocks, [&](BlockId x) { return x == b && first > 0 && emitted_[x]; });
   for (BlockId x : blocks)
     if (emitted_[x]) return give_up("pattern code reached twice");
   for (BlockId x : blocks) mark(x);

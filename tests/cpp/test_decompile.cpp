@@ -98,6 +98,26 @@ TEST(Decompile, FallbackKeepsTheRestOfTheModule) {
   EXPECT_NE(out.find("\nx = 1\n"), std::string::npos);
 }
 
+// Each kind of pattern, captures, a guard and a default case (3.10+: the
+// subject copied per case, MATCH_* and the fail-pop blocks; 3.10's ROT_N and
+// success bools, 3.11+'s SWAP/COPY and None results).
+TEST(Decompile, MatchStatement) {
+  const std::string source =
+      "match p:\n    case [1, *rest]:\n        a = rest\n    case {'k': v, **kw}:\n        a = v\n"
+      "    case Point(x, y=0) | Point(0, x):\n        a = x\n    case str() as s if s:\n        a = s\n"
+      "    case None | True:\n        a = 0\n    case _:\n        a = None\n";
+  expect_all(source, source, 10);
+}
+
+// A case body in a loop: `continue` and `break` (into 3.10+'s copied exit).
+TEST(Decompile, MatchInLoop) {
+  const std::string source =
+      "def f(xs):\n    out = []\n    for t in xs:\n        match t:\n            case 'stop':\n                break\n"
+      "            case [a, b]:\n                continue\n            case other:\n                out.append(other)\n"
+      "    return out\n";
+  expect_all(source, source, 10);
+}
+
 TEST(Decompile, BadInputThrows) {
   std::vector<std::uint8_t> junk = {0x55, 0x0d, 0x0d, 0x0a, 0, 0};
   EXPECT_THROW(unveil::decompile_pyc(junk), unveil::Error);
