@@ -13,6 +13,7 @@
 #include "decode/argument.h"
 #include "emit/unparse.h"
 #include "lift/operators.h"
+#include "structure/simplify.h"
 #include "structure/structurer.h"
 #include "support/error.h"
 
@@ -40,6 +41,19 @@ BlockId fall_of(const cfg::Graph& g, BlockId b) {
   BlockId out = kNoBlock;
   g.for_each_successor(b, cfg::EdgeFilter().with(cfg::EdgeKind::FallThrough), [&](const cfg::Edge& e) { out = e.to; });
   return out;
+}
+
+// 3.12+ turns a failure that goes straight back to a loop's head into an
+// inverted test falling into a lone JUMP_BACKWARD, one per test: such a block
+// lands where it jumps.
+CodePos through_back_jump(const cfg::Graph& g, CodePos p) {
+  if (p.block == kNoBlock || p.index != 0) return p;
+  auto ins = g.instructions(p.block);
+  std::size_t k = 0;
+  while (k < ins.size() && (ins[k].op() == Op::NOP || ins[k].op() == Op::NOT_TAKEN)) ++k;
+  if (k + 1 != ins.size() || ins[k].op() != Op::JUMP_BACKWARD || !ins[k].jump_target) return p;
+  auto t = g.block_at(*ins[k].jump_target);
+  return t ? CodePos{*t, 0} : p;
 }
 
 // A sub-pattern under reconstruction: what the code did to its subject.
@@ -181,6 +195,29 @@ class Walk {
       for (const Failure& f : failures_) all_zero = all_zero && (f.resolved || f.depth == 0);
       if (all_zero) out.or_last = true, out.copied = false, expected = 0;
     }
+    // The landing walk pops all it can: when the next case starts with a
+    // POP_TOP (`case _ if g:` before a default takes no copy), a copied
+    // case's failures seem to pop the subject too. Give that pop back.
+    auto give_back = [&](CodePos p) -> std::optional<CodePos> {
+      if (p.index == 0 || g_.instructions(p.block)[p.index - 1].op() != Op::POP_TOP) return std::nullopt;
+      return CodePos{p.block, p.index - 1};
+    };
+    if (out.copied || out.or_last) {
+      std::optional<CodePos> back;
+      bool all = true;
+      for (const Failure& f : failures_) {
+        if (f.resolved) continue;
+        auto b = f.depth == 0 ? give_back(f.landing) : std::nullopt;
+        all = all && b && (!back || *back == *b);
+        back = b;
+      }
+      if (all && back) {
+        if (out.or_last) out.alt_landing = back;
+        else
+          for (Failure& f : failures_)
+            if (!f.resolved) f.landing = *back, f.depth = 1;
+      }
+    }
     for (const Failure& f : failures_) {
       if (f.resolved) continue;
       if (f.depth != expected) bad("a failure that leaves " + std::to_string(f.depth) + " values");
@@ -279,7 +316,10 @@ class Walk {
     if (!i.jump_target) bad("a test without a target");
     auto target = g_.block_at(*i.jump_target);
     if (!target) bad("a failure jump into no block");
-    CodePos p{*target, 0};
+    failure_at(*target);
+  }
+  void failure_at(BlockId target) {
+    CodePos p{target, 0};
     std::size_t pops = 0;
     bool popped_here = false;
     for (int guard = 0;; ++guard) {
@@ -310,6 +350,7 @@ class Walk {
       }
       break;
     }
+    p = through_back_jump(g_, p);
     const std::size_t depth = st_.size() - pops;
     const int top_node = depth > 0 && st_[depth - 1].kind == AItem::Kind::Subject ? st_[depth - 1].node : -1;
     failures_.push_back({p, depth, false, top_node});
@@ -818,6 +859,19 @@ class Walk {
         if (pop().kind != K::Test) bad("a jump on something that is not a pattern test");
         failure(i);
         break;
+      case Op::POP_JUMP_IF_TRUE:
+      case Op::POP_JUMP_FORWARD_IF_TRUE: {
+        // 3.12+: the test inverted, its failure a lone jump back to the loop's head.
+        if (pop().kind != K::Test) bad("a jump on something that is not a pattern test");
+        const BlockId fall = fall_of(g_, pos_.block);
+        if (fall == kNoBlock || !i.jump_target || !(through_back_jump(g_, {fall, 0}).block != fall))
+          bad("an inverted pattern test");
+        auto t = g_.block_at(*i.jump_target);
+        if (!t) bad("a jump into no block");
+        failure_at(fall);
+        pos_ = {*t, 0};
+        return;
+      }
       case Op::POP_JUMP_IF_NONE:
       case Op::POP_JUMP_FORWARD_IF_NONE: {
         AItem x = pop();
@@ -1110,7 +1164,16 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
       return std::nullopt;
     BlockId taken = jump_successor(at.block), fall = fall_successor(at.block);
     Cond c = eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
-    return collapse_unmarked(at.block, c, eff.stack, used);
+    c = collapse_unmarked(at.block, c, eff.stack, used);
+    // (A chain can come out as the guard negated: `not n or flag` is `n and not flag` failing.)
+    if (auto first = graph_.instructions(c.t); !first.empty() && first.front().op() != Op::POP_TOP) {
+      auto other = graph_.instructions(c.f);
+      if (!other.empty() && other.front().op() == Op::POP_TOP && depth == stack.size() && depth > base.size()) {
+        std::swap(c.t, c.f);
+        c.expr = negate(c.expr);
+      }
+    }
+    return c;
   };
   auto first_real = [&](BlockId x) {
     auto xi = graph_.instructions(x);
@@ -1122,6 +1185,28 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
     if (guard_count > 10000) return give_up("too many cases");
     Case c{std::move(shape), nullptr, {}, std::nullopt};
     blocks.insert(blocks.end(), c.shape.blocks.begin(), c.shape.blocks.end());
+    if (c.shape.or_last) {
+      // `case A | B: return x` as the last case: B's failures pop the
+      // subject, A is the case before with the same copied code.
+      std::vector<BlockId> my_blocks, prev_blocks;
+      auto mine = exit_code(graph_, c.shape.after, my_blocks);
+      Case* prev = cases.empty() ? nullptr : &cases.back();
+      if (prev && prev->shape.copied && prev->shape.subject_popped && !prev->guard && !prev->loaded &&
+          !c.shape.loaded && mine && exit_code(graph_, prev->body, prev_blocks) == mine) {
+        blocks.insert(blocks.end(), prev_blocks.begin(), prev_blocks.end());
+        c.shape.pattern = ast::match_or({prev->shape.pattern, c.shape.pattern});
+        c.body = c.shape.after;
+        cases.pop_back();
+        cases.push_back(std::move(c));
+        break;
+      }
+      // (Or a case before a `case _ if g:` that starts by popping the subject.)
+      if (!c.shape.alt_landing) return give_up("an or-pattern's last alternative");
+      c.shape.or_last = false;
+      c.shape.copied = true;
+      c.shape.landing = c.shape.alt_landing;
+      c.shape.landing_depth = 1;
+    }
     if (c.shape.copied) {
       if (c.shape.subject_popped) {
         c.body = c.shape.after;
@@ -1132,9 +1217,10 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
         std::vector<BlockId> used;
         auto g = guard_at(c.shape.after, entry, stack.size(), used);
         if (!g) return give_up("a case whose subject stays after its pattern");
-        if (c.shape.landing && !(c.shape.landing->block == g->f && c.shape.landing->index == 0))
-          return give_up("a guard that fails elsewhere than its pattern");
-        if (!c.shape.landing) c.shape.landing = CodePos{g->f, 0};
+        const CodePos guard_fails = through_back_jump(graph_, {g->f, 0});
+        if (c.shape.landing && !(*c.shape.landing == guard_fails))
+          return give_up("a guard that fails elsewhere than its pattern (" + std::to_string(guard_fails.block) + " vs " + std::to_string(c.shape.landing->block) + ":" + std::to_string(c.shape.landing->index) + ")");
+        if (!c.shape.landing) c.shape.landing = guard_fails;
         std::size_t k = first_real(g->t);
         auto ti = graph_.instructions(g->t);
         if (k >= ti.size() || ti[k].op() != Op::POP_TOP) return give_up("a guarded case that keeps its subject");
@@ -1155,26 +1241,26 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
     }
     c.body = c.shape.after;
     c.loaded = c.shape.loaded;
-    if (c.shape.or_last) {
-      // `case A | B: return x` as the last case: B's failures pop the
-      // subject, A is the case before with the same copied code.
-      if (cases.empty()) return give_up("an or-pattern's last alternative alone");
-      Case& prev = cases.back();
-      std::vector<BlockId> prev_blocks;
-      std::vector<BlockId> my_blocks;
-      auto mine = exit_code(graph_, c.body, my_blocks);
-      if (!prev.shape.copied || !prev.shape.subject_popped || prev.guard || prev.loaded || c.loaded || !mine ||
-          exit_code(graph_, prev.body, prev_blocks) != mine)
-        return give_up("an or-pattern's last alternative");
-      blocks.insert(blocks.end(), prev_blocks.begin(), prev_blocks.end());
-      c.shape.pattern = ast::match_or({prev.shape.pattern, c.shape.pattern});
-      c.shape.copied = false;
-      cases.pop_back();
-    }
     cases.push_back(std::move(c));
     break;
   }
   Case& last = cases.back();
+  // A last `case _` after others is a default only when unguarded, and a
+  // default takes no pop of the subject: this one has a guard, which fails
+  // to what follows (the default, or the match's end).
+  if (auto* as = last.shape.pattern->as<ast::MatchAs>();
+      as && !as->pattern && !as->name && !last.shape.landing && cases.size() > 1) {
+    std::vector<BlockId> used;
+    lift::Stack entry = with_loaded(base, last.loaded);
+    if (auto g = guard_at(last.body, entry, base.size(), used)) {
+      last.guard = g->expr;
+      blocks.push_back(last.body.block);
+      blocks.insert(blocks.end(), used.begin(), used.end());
+      last.shape.landing = through_back_jump(graph_, {g->f, 0});
+      last.body = {g->t, 0};
+      last.loaded.reset();
+    }
+  }
   // Where the cases meet, and whether a `case _:` follows the last pattern.
   std::vector<BlockId> arms;
   for (const Case& c : cases) arms.push_back(c.body.block);
@@ -1191,13 +1277,24 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
       default_start = land;
     } else {
       resume = land;
-      if (land.index == 0) body_stop = land.block;
+      // (Not a loop's head: a case that goes back there is a `continue`.)
+      if (land.index == 0 && can_merge_at(land.block)) body_stop = land.block;
     }
     // The last case's guard fails where its pattern does.
-    if (land.index == 0) {
+    {
       std::vector<BlockId> used;
       lift::Stack entry = with_loaded(base, last.loaded);
-      if (auto g = guard_at(last.body, entry, base.size(), used); g && g->f == land.block) {
+      // (3.12+ may give the guard's failure its own copy of a small exit.)
+      auto same_exit = [&](BlockId f) {
+        std::vector<BlockId> mine, theirs;
+        auto a = exit_code(graph_, {f, 0}, mine);
+        auto c = exit_code(graph_, land, theirs);
+        if (!a || !c || *a != *c) return false;
+        used.insert(used.end(), mine.begin(), mine.end());
+        return true;
+      };
+      if (auto g = guard_at(last.body, entry, base.size(), used);
+          g && (through_back_jump(graph_, {g->f, 0}) == land || (g->f != land.block && same_exit(g->f)))) {
         last.guard = g->expr;
         blocks.push_back(last.body.block);
         blocks.insert(blocks.end(), used.begin(), used.end());
@@ -1234,24 +1331,43 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
   // a small block before it) into each case that goes on to it: the same
   // statements ending every case are the code after the match.
   ast::StmtList after_match;
-  // (Or the code after the match, where its last pattern fails, is that `return None`.)
-  auto returns_none_at = [&](CodePos p) {
-    auto pi = graph_.instructions(p.block);
-    std::size_t k = p.index;
-    while (k < pi.size() && pi[k].op() == Op::NOP) ++k;
-    if (k < pi.size() && pi[k].op() == Op::RETURN_CONST) return k + 1 == pi.size() && loads_none(pi[k]);
-    return k + 2 == pi.size() && pi[k].op() == Op::LOAD_CONST && loads_none(pi[k]) && pi[k + 1].op() == Op::RETURN_VALUE;
+  auto text = [](const ast::StmtPtr& st) { return unparse(ast::StmtList{st}); };
+  auto is_return_none = [](const ast::StmtPtr& st) {
+    auto* r = st->as<ast::Return>();
+    if (!r) return false;
+    if (!r->value) return true;
+    auto* c = r->value->as<ast::Constant>();
+    return c && c->value && c->value->is<NoneValue>();
   };
-  const bool ends_after = resume && !open && returns_none_at(*resume);
-  if ((!resume || ends_after) && !open && out_cases.size() >= (ends_after ? 1u : 2u)) {
-    auto text = [](const ast::StmtPtr& st) { return unparse(ast::StmtList{st}); };
-    auto is_return_none = [](const ast::StmtPtr& st) {
-      auto* r = st->as<ast::Return>();
-      if (!r) return false;
-      if (!r->value) return true;
-      auto* c = r->value->as<ast::Constant>();
-      return c && c->value && c->value->is<NoneValue>();
-    };
+  auto strip = [&](std::size_t n) {
+    for (ast::MatchCase& c : out_cases) {
+      c.body.resize(c.body.size() - n);
+      if (c.body.empty()) c.body.push_back(ast::pass());
+    }
+  };
+  if (resume && !open) {
+    // (Or the code after the match, where its last pattern fails, is that
+    // small exit: each case that ends with it went on to it.)
+    std::vector<BlockId> exit_blocks;
+    ast::StmtList tail;
+    if (exit_code(graph_, *resume, exit_blocks) &&
+        std::all_of(exit_blocks.begin(), exit_blocks.end(), [&](BlockId x) { return x == resume->block; })) {
+      try {
+        lift::BlockEffect eff =
+            lifter_.run(graph_, resume->block, base, resume->index, graph_.instructions(resume->block).size());
+        if (eff.term.kind == TK::Exit && !eff.stmts.empty() && eff.stmts.size() <= 2 && is_return_none(eff.stmts.back()))
+          tail = std::move(eff.stmts);
+      } catch (const Error&) {
+      }
+    }
+    bool all = !tail.empty();
+    for (const ast::MatchCase& c : out_cases) {
+      all = all && c.body.size() >= tail.size();
+      for (std::size_t k = 0; all && k < tail.size(); ++k)
+        all = text(c.body[c.body.size() - tail.size() + k]) == text(tail[k]);
+    }
+    if (all) strip(tail.size());
+  } else if (!resume && !open && out_cases.size() >= 2) {
     std::size_t common = 0;
     for (bool more = true; more && common < 2;) {
       const auto& first_body = out_cases.front().body;
@@ -1261,14 +1377,10 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
         more = more && c.body.size() > common && text(c.body[c.body.size() - 1 - common]) == want;
       if (more) ++common;
     }
-    if (ends_after) common = std::min<std::size_t>(common, 1);
     if (common > 0 && is_return_none(out_cases.front().body.back())) {
       const auto& first_body = out_cases.front().body;
-      if (!ends_after) after_match.assign(first_body.end() - std::ptrdiff_t(common), first_body.end());
-      for (ast::MatchCase& c : out_cases) {
-        c.body.resize(c.body.size() - common);
-        if (c.body.empty()) c.body.push_back(ast::pass());
-      }
+      after_match.assign(first_body.end() - std::ptrdiff_t(common), first_body.end());
+      strip(common);
     }
   }
   out.stmts.insert(out.stmts.end(), before.begin(), before.end());

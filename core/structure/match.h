@@ -54,6 +54,7 @@ struct CaseShape {
   // A copied case whose failures pop the subject: the last alternative of an
   // or-pattern that is the last case's pattern (see Walk::run).
   bool or_last = false;
+  std::optional<CodePos> alt_landing;  // or_last's landing read as a copied case's (one pop given back)
   bool definite = false;             // MATCH_* opcodes: this is a match statement, whatever else goes wrong
 };
 
