@@ -632,7 +632,6 @@ class Walk {
         PNode& s = nodes_[x.node];
         if (!s.items.empty() || !s.by_index.empty()) bad("a sequence unpacked twice");
         s.items = children;
-        if (i.arg == 0) s.items.clear(), s.len_eq = s.len_eq;  // `[]` never unpacks; keep it simple
       } else if (x.kind == AItem::Kind::Attrs || x.kind == AItem::Kind::Values) {
         PNode& p = nodes_[x.node];
         if (p.unpacked_parts || !p.parts.empty()) bad("attributes unpacked twice");
@@ -1106,6 +1105,18 @@ std::optional<Structurer::Resume> Structurer::structure_match(BlockId b, std::si
     }
     // A lone case that cannot fail is plain stores (`x = y = v` is `case x as y`).
     if (!shape->copied && !shape->landing && !shape->definite) continue;
+    // A first case that cannot fail needs a guard: a test, with no store
+    // or copy before it in its block (cheap to rule out `x = y = v`).
+    if (!shape->landing && !shape->definite) {
+      auto ai = graph_.instructions(shape->after.block);
+      bool plain = !ai.empty() && ai.back().jump_target.has_value();
+      for (std::size_t k = shape->after.index; plain && k < ai.size(); ++k) {
+        const Op op = ai[k].op();
+        plain = op != Op::STORE_FAST && op != Op::STORE_NAME && op != Op::STORE_GLOBAL && op != Op::STORE_DEREF &&
+                op != Op::DUP_TOP && op != Op::COPY && op != Op::STORE_ATTR && op != Op::STORE_SUBSCR;
+      }
+      if (!plain) continue;
+    }
     if (auto r = match_from(b, first, *start, std::move(*shape), stop, out)) return r;
   }
   return std::nullopt;
