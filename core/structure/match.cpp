@@ -1166,13 +1166,38 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
   auto guard_at = [&](CodePos at, const lift::Stack& entry, std::size_t depth,
                       std::vector<BlockId>& used) -> std::optional<Cond> {
     lift::BlockEffect eff;
-    try {
-      eff = lifter_.run(graph_, at.block, entry, at.index, graph_.instructions(at.block).size());
-    } catch (const Error&) {
-      return std::nullopt;
+    lift::Stack st = entry;
+    std::vector<BlockId> awaits;  // (an `await` in the guard: the blocks after its SEND)
+    for (int hops = 0;; ++hops) {
+      try {
+        eff = lifter_.run(graph_, at.block, st, at.index, graph_.instructions(at.block).size());
+      } catch (const Error&) {
+        return std::nullopt;
+      }
+      if (!eff.stmts.empty() || hops > 16) break;
+      if (eff.term.kind == TK::Fall && !graph_.last_instruction(at.block).jump_target) {
+        // (A guard that goes on into the next block: the SEND of an await starts one.)
+        st = std::move(eff.stack);
+        at = {fall_successor(at.block), 0};
+        // (Not into a loop: a `while` starting the body is no guard. An await's SEND loop is.)
+        if (at.block == kNoBlock || (loops_.loop_of_header(at.block) != cfg::kNoLoop &&
+                                     graph_.last_instruction(at.block).op() != Op::SEND))
+          return std::nullopt;
+        awaits.push_back(at.block);
+        continue;
+      }
+      if (eff.term.kind != TK::Send) break;
+      // As sequence_raw: [receiver, value] → the await's result; on after the SEND loop.
+      if (eff.stack.size() < 2) return std::nullopt;
+      eff.stack.pop_back();
+      st = std::move(eff.stack);
+      at = {jump_successor(at.block), 0};
+      if (at.block == kNoBlock) return std::nullopt;
+      awaits.push_back(at.block);
     }
     if (!eff.stmts.empty() || eff.term.kind != TK::Branch || eff.term.exc_match || eff.stack.size() != depth)
       return std::nullopt;
+    used.insert(used.end(), awaits.begin(), awaits.end());
     BlockId taken = jump_successor(at.block), fall = fall_successor(at.block);
     Cond c = eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
     c = collapse_unmarked(at.block, c, eff.stack, used);
@@ -1282,15 +1307,6 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
   BlockId body_stop = follow;
   if (last.shape.landing) {
     const CodePos land = *last.shape.landing;
-    auto li = graph_.instructions(land.block);
-    const bool nop = land.index < li.size() && li[land.index].op() == Op::NOP;
-    if (nop || (follow != kNoBlock && !(land.block == follow && land.index == 0))) {
-      default_start = land;
-    } else {
-      resume = land;
-      // (Not a loop's head: a case that goes back there is a `continue`.)
-      if (land.index == 0 && can_merge_at(land.block)) body_stop = land.block;
-    }
     // The last case's guard fails where its pattern does.
     {
       std::vector<BlockId> used;
@@ -1312,6 +1328,23 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
         last.body = {g->t, 0};
         last.loaded.reset();
       }
+    }
+    // What follows the last pattern is a `case _:` (a NOP for its line, or
+    // code before where the cases meet) unless a case's body goes there:
+    // then it is the code after the match.
+    bool reached_by_body = false;
+    if (land.index == 0)
+      graph_.for_each_predecessor(land.block, kFlowEdges, [&](const cfg::Edge& e) {
+        if (std::find(blocks.begin(), blocks.end(), e.from) == blocks.end()) reached_by_body = true;
+      });
+    auto li = graph_.instructions(land.block);
+    const bool nop = land.index < li.size() && li[land.index].op() == Op::NOP;
+    if (!reached_by_body && (nop || (follow != kNoBlock && !(land.block == follow && land.index == 0)))) {
+      default_start = land;
+    } else {
+      resume = land;
+      // (Not a loop's head: a case that goes back there is a `continue`.)
+      if (land.index == 0 && can_merge_at(land.block)) body_stop = land.block;
     }
   }
   // The match's own code is done: mark it, then structure the bodies.
