@@ -1301,7 +1301,10 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
   std::vector<BlockId> arms;
   for (const Case& c : cases) arms.push_back(c.body.block);
   if (last.shape.landing) arms.push_back(last.shape.landing->block);
-  const BlockId follow = match_follow(b, arms, stop);
+  std::vector<BlockId> own = blocks;
+  for (const Case& c : cases)
+    if (c.body.index > 0) own.push_back(c.body.block);
+  const BlockId follow = match_follow(b, arms, stop, own);
   std::optional<CodePos> default_start;
   std::optional<CodePos> resume;
   BlockId body_stop = follow;
@@ -1444,9 +1447,13 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
 // Where a match's arms (its case bodies, and what follows its last pattern)
 // meet: the block after the match post-dominates it; when some arms leave
 // (return, raise, break), the earliest block two arms reach.
-BlockId Structurer::match_follow(BlockId b, const std::vector<BlockId>& arms, BlockId stop) const {
-  if (BlockId p = pdom_.idom(b);
-      p != kNoBlock && can_merge_at(p) && (stop == kNoBlock || p == stop || pdom_.dominates(stop, p)))
+BlockId Structurer::match_follow(BlockId b, const std::vector<BlockId>& arms, BlockId stop,
+                                 const std::vector<BlockId>& own) const {
+  // (Not a block of the match's own code, nor one a body starts inside: a
+  // match whose cases cannot fail is post-dominated by its last body.)
+  auto mine = [&](BlockId x) { return std::find(own.begin(), own.end(), x) != own.end(); };
+  if (BlockId p = pdom_.idom(b); p != kNoBlock && can_merge_at(p) && !mine(p) &&
+                                 (stop == kNoBlock || p == stop || pdom_.dominates(stop, p)))
     return p;
   const std::vector<BlockId> around = handler_chain(b);
   std::unordered_map<BlockId, int> reached;
@@ -1471,7 +1478,7 @@ BlockId Structurer::match_follow(BlockId b, const std::vector<BlockId>& arms, Bl
   }
   BlockId best = kNoBlock;
   for (auto [x, n] : reached)
-    if (n >= 2 && (best == kNoBlock || rpo_index_[x] < rpo_index_[best])) best = x;
+    if (n >= 2 && !mine(x) && (best == kNoBlock || rpo_index_[x] < rpo_index_[best])) best = x;
   return best;
 }
 

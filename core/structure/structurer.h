@@ -89,7 +89,8 @@ class Structurer {
     std::size_t first = 0;
   };
   std::optional<Resume> structure_match(cfg::BlockId b, std::size_t first, cfg::BlockId stop, Seq& out);
-  cfg::BlockId match_follow(cfg::BlockId b, const std::vector<cfg::BlockId>& arms, cfg::BlockId stop) const;
+  cfg::BlockId match_follow(cfg::BlockId b, const std::vector<cfg::BlockId>& arms, cfg::BlockId stop,
+                            const std::vector<cfg::BlockId>& own) const;
   std::optional<Resume> match_from(cfg::BlockId b, std::size_t first, std::size_t start, CaseShape shape,
                                    cfg::BlockId stop, Seq& out);
   void remove_finally_copies(Seq& seq) const;
