@@ -1249,7 +1249,11 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
         c.loaded = c.shape.loaded;
       } else {
         // The guard, then the subject's pop, then the body.
-        lift::Stack entry = with_loaded(stack, c.shape.loaded);
+        // (The subject is only popped after the guard: an opaque value, so
+        // that a guard rebinding the subject's name does not spill it.)
+        lift::Stack held = stack;
+        held.back() = Item::of(Item::Kind::Marker);
+        lift::Stack entry = with_loaded(held, c.shape.loaded);
         std::vector<BlockId> used;
         auto g = guard_at(c.shape.after, entry, stack.size(), used);
         if (!g) return give_up("a case whose subject stays after its pattern");
