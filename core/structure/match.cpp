@@ -1312,10 +1312,22 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
   std::optional<CodePos> default_start;
   std::optional<CodePos> resume;
   BlockId body_stop = follow;
+  // The line of instruction `p` (nullopt without one).
+  auto line_at = [&](CodePos p) -> std::optional<int> {
+    auto pi = graph_.instructions(p.block);
+    if (p.index >= pi.size()) return std::nullopt;
+    const std::uint32_t off = pi[p.index].offset;
+    for (const LineRange& r : code_.lines)
+      if (off >= r.start && off < r.end) return r.line;
+    return std::nullopt;
+  };
   if (last.shape.landing) {
     const CodePos land = *last.shape.landing;
-    // The last case's guard fails where its pattern does.
-    {
+    // The last case's guard fails where its pattern does. (So does an `if`
+    // that starts its body: that one starts on a line after the pattern's.)
+    auto pattern_line = last.body.index > 0 ? line_at({last.body.block, last.body.index - 1}) : std::nullopt;
+    auto test_line = line_at(last.body);
+    if (!(pattern_line && test_line && *test_line > *pattern_line)) {
       std::vector<BlockId> used;
       lift::Stack entry = with_loaded(base, last.loaded);
       // (3.12+ may give the guard's failure its own copy of a small exit.)
