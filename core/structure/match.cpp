@@ -119,6 +119,34 @@ ast::ExprPtr pattern_value(const ast::ExprPtr& e) {
   return ast::binop(re, im_negative ? ast::Operator::Sub : ast::Operator::Add, im);
 }
 
+// The straight-line code from `p` to the return or raise it ends with (NOPs
+// aside), as (opcode, arg); nullopt when it branches first. Its blocks are
+// added to `blocks` only when it is returned.
+std::optional<std::vector<std::pair<std::uint8_t, std::uint32_t>>> exit_code(const cfg::Graph& g, CodePos p,
+                                                                              std::vector<BlockId>& blocks) {
+  std::vector<std::pair<std::uint8_t, std::uint32_t>> out;
+  std::vector<BlockId> mine;
+  for (int guard = 0; guard < 256; ++guard) {
+    auto ins = g.instructions(p.block);
+    if (p.index >= ins.size()) {
+      p = {fall_of(g, p.block), 0};
+      if (p.block == kNoBlock) return std::nullopt;
+      continue;
+    }
+    mine.push_back(p.block);
+    const Instruction& i = ins[p.index];
+    const Op op = i.op();
+    if (op != Op::NOP && op != Op::EXTENDED_ARG) out.push_back({i.opcode, i.arg});
+    if (op == Op::RETURN_VALUE || op == Op::RETURN_CONST || op == Op::RAISE_VARARGS || op == Op::RERAISE) {
+      blocks.insert(blocks.end(), mine.begin(), mine.end());
+      return out;
+    }
+    if (i.jump_target) return std::nullopt;
+    ++p.index;
+  }
+  return std::nullopt;
+}
+
 class Walk {
  public:
   Walk(const cfg::Graph& g, lift::Lifter& lifter, const lift::VersionRow& row) : g_(g), lifter_(lifter), row_(row) {}
@@ -412,24 +440,9 @@ class Walk {
   }
   // The instructions from `p` to the return or raise that ends a copied tail.
   std::vector<std::pair<std::uint8_t, std::uint32_t>> tail_code(CodePos p, std::vector<BlockId>& blocks) {
-    std::vector<std::pair<std::uint8_t, std::uint32_t>> out;
-    for (int guard = 0; guard < 256; ++guard) {
-      auto ins = g_.instructions(p.block);
-      if (p.index >= ins.size()) {
-        p = {fall_of(g_, p.block), 0};
-        if (p.block == kNoBlock) bad("an alternative's copied tail runs off");
-        continue;
-      }
-      blocks.push_back(p.block);
-      const Instruction& i = ins[p.index];
-      const Op op = i.op();
-      if (op != Op::NOP && op != Op::EXTENDED_ARG) out.push_back({i.opcode, i.arg});
-      if (op == Op::RETURN_VALUE || op == Op::RETURN_CONST || op == Op::RAISE_VARARGS || op == Op::RERAISE)
-        return out;
-      if (i.jump_target) bad("an alternative's copied tail jumps");
-      ++p.index;
-    }
-    bad("an alternative's copied tail is too long");
+    auto code = exit_code(g_, p, blocks);
+    if (!code) bad("an alternative's copied tail that does not end the frame");
+    return *code;
   }
   // A pop of `n`, an or-pattern's subject, in a copy of the code after the
   // pattern: the alternative that copied it ends here. Returns true when the
@@ -1060,34 +1073,6 @@ std::optional<std::size_t> case_start_at(std::span<const Instruction> ins, std::
   return std::nullopt;
 }
 }  // namespace
-
-// The straight-line code from `p` to the return or raise it ends with (NOPs
-// aside), as (opcode, arg); nullopt when it branches first. Its blocks are
-// added to `blocks` only when it is returned.
-std::optional<std::vector<std::pair<std::uint8_t, std::uint32_t>>> exit_code(const cfg::Graph& g, CodePos p,
-                                                                              std::vector<BlockId>& blocks) {
-  std::vector<std::pair<std::uint8_t, std::uint32_t>> out;
-  std::vector<BlockId> mine;
-  for (int guard = 0; guard < 256; ++guard) {
-    auto ins = g.instructions(p.block);
-    if (p.index >= ins.size()) {
-      p = {fall_of(g, p.block), 0};
-      if (p.block == kNoBlock) return std::nullopt;
-      continue;
-    }
-    mine.push_back(p.block);
-    const Instruction& i = ins[p.index];
-    const Op op = i.op();
-    if (op != Op::NOP && op != Op::EXTENDED_ARG) out.push_back({i.opcode, i.arg});
-    if (op == Op::RETURN_VALUE || op == Op::RETURN_CONST || op == Op::RAISE_VARARGS || op == Op::RERAISE) {
-      blocks.insert(blocks.end(), mine.begin(), mine.end());
-      return out;
-    }
-    if (i.jump_target) return std::nullopt;
-    ++p.index;
-  }
-  return std::nullopt;
-}
 
 std::optional<Structurer::Resume> Structurer::structure_match(BlockId b, std::size_t first, BlockId stop, Seq& out) {
   auto ins = graph_.instructions(b);
