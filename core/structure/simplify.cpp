@@ -74,6 +74,11 @@ StmtList strip_trailing_continue(StmtList body) {
     if (copy.orelse.size() == 1 && copy.orelse[0]->is<ast::Continue>()) copy.orelse.clear();
     body.back() = ast::make_stmt(std::move(copy), last->line);
   }
+  if (auto* m = last->as<ast::Match>()) {
+    ast::Match copy = *m;
+    for (ast::MatchCase& c : copy.cases) c.body = strip_trailing_continue(c.body);
+    body.back() = ast::make_stmt(std::move(copy), last->line);
+  }
   return body;
 }
 

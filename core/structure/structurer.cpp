@@ -264,9 +264,11 @@ std::size_t Structurer::loop_exit_length(std::span<const Instruction> ins) const
              : 1;
 }
 
-bool Structurer::breaks_into_copy(BlockId b, BlockId follow, const lift::Stack& stack) const {
+bool Structurer::breaks_into_copy(BlockId b, BlockId follow, const lift::Stack& stack, std::size_t first) const {
   if (follow == kNoBlock || stack.empty() || stack.back().kind != Item::Kind::Iter) return false;
   auto ins = graph_.instructions(b);
+  if (first >= ins.size()) return false;
+  ins = ins.subspan(first);
   // (An inner loop's else that breaks out of this loop starts with the inner loop's exit.)
   ins = ins.subspan(loop_exit_length(ins));
   if (ins.empty() || ins.front().op() != Op::POP_TOP) return false;
@@ -295,7 +297,7 @@ bool Structurer::in_current_loop(BlockId b) const {
   return dom_.dominates(loop.header, b) && (loop.follow == kNoBlock || !dom_.dominates(loop.follow, b));
 }
 
-Structurer::Seq Structurer::sequence(BlockId b, BlockId stop, lift::Stack stack, bool at_header) {
+Structurer::Seq Structurer::sequence(BlockId b, BlockId stop, lift::Stack stack, bool at_header, std::size_t first) {
   // Nesting depth bounds the recursion (generated code can nest very deeply).
   if (++depth_ > kMaxNesting) {
     --depth_;
@@ -305,7 +307,7 @@ Structurer::Seq Structurer::sequence(BlockId b, BlockId stop, lift::Stack stack,
     std::size_t& d;
     ~Guard() { --d; }
   } guard{depth_};
-  Seq out = sequence_raw(b, stop, std::move(stack), at_header);
+  Seq out = sequence_raw(b, stop, std::move(stack), at_header, first);
   remove_finally_copies(out);
   return out;
 }
@@ -356,14 +358,24 @@ bool Structurer::shared_final_return(BlockId b) const {
   return preds >= 2 && plain;
 }
 
-Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack stack, bool at_header) {
+Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack stack, bool at_header,
+                                         std::size_t first) {
   Seq out;
   out.stack = std::move(stack);
   while (true) {
     if (++steps_ > kMaxSteps) fail(b, "too many steps");
-    if (b == stop) return out;
+    if (b == stop) {
+      if (first > 0) fail(b, "a statement ends inside the block where its enclosing one ends");
+      return out;
+    }
     if (b == kNoBlock) fail(0, "control flows past the end");
-    if (!at_header) {
+    // (A match case's body that starts inside a block: a `break` into the copied code after the loop.)
+    if (first > 0 && !context_.empty() && breaks_into_copy(b, context_.back().follow, out.stack, first)) {
+      out.stmts.push_back(ast::break_());
+      out.open = false;
+      return out;
+    }
+    if (!at_header && first == 0) {
       if (!context_.empty()) {
         const LoopContext& loop = context_.back();
         if (loop.continues_at(b)) {
@@ -425,9 +437,21 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
       }
     }
     at_header = false;
-    mark(b);
+    if (auto m = structure_match(b, first, stop, out)) {
+      b = m->block;
+      first = m->first;
+      if (b == kNoBlock) {
+        out.open = false;
+        return out;
+      }
+      continue;
+    }
+    // (A block entered in its middle is the match's: it marked it.)
+    if (first == 0) mark(b);
     entry_stack_ = out.stack;
-    lift::BlockEffect eff = lifter_.run(graph_, b, std::move(out.stack));
+    lift::BlockEffect eff = first == 0 ? lifter_.run(graph_, b, std::move(out.stack))
+                                       : lifter_.run(graph_, b, std::move(out.stack), first, graph_.instructions(b).size());
+    first = 0;
     // Moved: only the count of eff.stmts is looked at below.
     out.stmts.insert(out.stmts.end(), std::make_move_iterator(eff.stmts.begin()),
                      std::make_move_iterator(eff.stmts.end()));

@@ -20,6 +20,8 @@
 
 namespace unveil::structure {
 
+struct CaseShape;
+
 class Structurer {
  public:
   // `code` must outlive the structurer.
@@ -88,8 +90,20 @@ class Structurer {
     bool shared = false;   // its first block is entered from several links of a chain
   };
 
-  Seq sequence(cfg::BlockId b, cfg::BlockId stop, lift::Stack stack, bool at_header = false);
-  Seq sequence_raw(cfg::BlockId b, cfg::BlockId stop, lift::Stack stack, bool at_header);
+  // `first`: start at that instruction of `b` (a match case's body; the match marked `b`).
+  Seq sequence(cfg::BlockId b, cfg::BlockId stop, lift::Stack stack, bool at_header = false, std::size_t first = 0);
+  Seq sequence_raw(cfg::BlockId b, cfg::BlockId stop, lift::Stack stack, bool at_header, std::size_t first);
+  // match.cpp: a match statement starting in `b` at or after instruction
+  // `first`; where the code after it goes on (block kNoBlock: it never does).
+  struct Resume {
+    cfg::BlockId block = cfg::kNoBlock;
+    std::size_t first = 0;
+  };
+  std::optional<Resume> structure_match(cfg::BlockId b, std::size_t first, cfg::BlockId stop, Seq& out);
+  cfg::BlockId match_follow(cfg::BlockId b, const std::vector<cfg::BlockId>& arms, cfg::BlockId stop,
+                            const std::vector<cfg::BlockId>& own) const;
+  std::optional<Resume> match_from(cfg::BlockId b, std::size_t first, std::size_t start, CaseShape shape,
+                                   cfg::BlockId stop, Seq& out);
   void remove_finally_copies(Seq& seq) const;
   // Exception regions (3.11+ tables; handlers that start with PUSH_EXC_INFO).
   std::vector<cfg::BlockId> handler_chain(cfg::BlockId b) const;
@@ -116,7 +130,7 @@ class Structurer {
   bool shared_final_return(cfg::BlockId b) const;
   std::optional<ast::StmtList> after_try_copied_here(cfg::BlockId b, std::size_t first);
   bool copies_block_from(cfg::BlockId b, std::size_t first, cfg::BlockId original) const;
-  bool breaks_into_copy(cfg::BlockId b, cfg::BlockId follow, const lift::Stack& stack) const;
+  bool breaks_into_copy(cfg::BlockId b, cfg::BlockId follow, const lift::Stack& stack, std::size_t first = 0) const;
   std::optional<cfg::BlockId> else_end(cfg::BlockId start, cfg::BlockId handler) const;
   cfg::BlockId structure_if(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out);
   cfg::BlockId structure_keep(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
