@@ -1490,21 +1490,28 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
     if (context_.empty() || from == p) return true;
     if (p >= graph_.size() || rpo_index_[p] == 0xffffffffu) return false;
     const std::uint32_t limit = rpo_index_[p];
+    // (An arm that ends the frame or leaves the loop does not go around.)
     std::vector<BlockId> work{from};
     std::unordered_set<BlockId> seen{from};
+    bool around = false;
     while (!work.empty()) {
       const BlockId x = work.back();
       work.pop_back();
       bool found = false;
       graph_.for_each_successor(x, kFlow, [&](const cfg::Edge& e) {
-        if (e.to == p) found = true;
-        else if (usable(e.to) && rpo_index_[e.to] < limit && rpo_index_[e.to] > rpo_index_[x] &&
-                 seen.insert(e.to).second)
+        if (e.to == p) {
+          found = true;
+        } else if (!usable(e.to)) {
+          around = around || context_.back().continues_at(e.to);  // else it leaves the loop
+        } else if (rpo_index_[e.to] >= limit || rpo_index_[e.to] <= rpo_index_[x]) {
+          around = true;  // past p, or back, within the loop
+        } else if (seen.insert(e.to).second) {
           work.push_back(e.to);
+        }
       });
       if (found) return true;
     }
-    return false;
+    return !around;
   };
   if (usable(p) && !loop_without_follow && (stop == kNoBlock || p == stop || pdom_.dominates(stop, p)) &&
       this_turn(t) && this_turn(f))
@@ -2331,8 +2338,22 @@ BlockId Structurer::breaks_to_enclosing_head(cfg::LoopId loop, std::span<const B
   // (When the else goes through a jump the breaks take too, that jump is where the loop ends.)
   std::vector<BlockId> else_jumps, break_jumps;
   if (exit != kNoBlock) jumps_from(exit, else_jumps);
+  // (A bottom test's exit is the loop's own end, not a break: 3.10+ `while c:`.)
+  auto bottom_test_exit = [&](BlockId to) {
+    if (graph_.last_instruction(loops_.loop(loop).header).op() == Op::FOR_ITER) return false;
+    for (BlockId latch : loops_.loop(loop).latches) {
+      BlockId test = latch;
+      if (fall_successor(latch) == kNoBlock && instruction_count(latch) == 1) {
+        graph_.for_each_predecessor(latch, kFlow, [&](const cfg::Edge& e) {
+          if (loops_.contains(loop, e.from) && fall_successor(e.from) == latch) test = e.from;
+        });
+      }
+      if (jump_successor(test) == to || fall_successor(test) == to) return true;
+    }
+    return false;
+  };
   for (BlockId to : targets) {
-    if (to == exit) continue;
+    if (to == exit || bottom_test_exit(to)) continue;
     break_jumps.clear();
     BlockId dest = jumps_from(to, break_jumps);
     if (dest < graph_.size() && !enclosing.continues_at(dest) && pops_before_last(graph_, dest) &&
