@@ -33,6 +33,7 @@ struct VersionRow {
   bool filter_jump_by_line;         // 3.12: a comprehension filter's failing jump goes straight back to the
                                     // loop head only when the test is on the element's line
   bool static_attributes;           // 3.13+: a class records the `self.x` its methods store (__static_attributes__)
+  bool match_statements;            // 3.10+: `match` exists (before, a kept copy and a test are something else)
   bool match_pushes_success;        // 3.10: MATCH_CLASS and MATCH_KEYS push their result and then a success bool
                                     // (3.11+: the result only, None on failure)
 };

@@ -1091,6 +1091,7 @@ std::optional<std::size_t> case_start_at(std::span<const Instruction> ins, std::
 std::optional<Structurer::Resume> Structurer::structure_match(BlockId b, std::size_t first, BlockId stop, Seq& out) {
   auto ins = graph_.instructions(b);
   const lift::VersionRow& row = lift::version_row(code_.traits->minor);
+  if (!row.match_statements) return std::nullopt;
   for (std::size_t p = first; p < ins.size(); ++p) {
     auto start = case_start_at(ins, p, first);
     if (!start) continue;
@@ -1164,6 +1165,11 @@ std::optional<Structurer::Resume> Structurer::guard_only_match(BlockId b, std::s
   }
   const Instruction* t = first_real(cond.t);
   if (!t || t->op() != Op::POP_TOP) return std::nullopt;
+  // The body follows its guard: the pop is where the guard falls through to
+  // (a chained comparison's cleanup pop is where it jumps: `a == b == c`).
+  bool follows = fall_successor(b) == cond.t;
+  for (BlockId u : used) follows = follows || fall_successor(u) == cond.t;
+  if (!follows) return std::nullopt;
   std::size_t k = 0;
   while (&graph_.instructions(cond.t)[k] != t) ++k;
   const CodePos landing = through_back_jump(graph_, {cond.f, 0});
