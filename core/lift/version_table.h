@@ -36,6 +36,7 @@ struct VersionRow {
   bool lazy_format_guard;           // 3.14+: a lazily evaluated value (type alias value, type parameter bound or
                                     // default) is an annotation scope: it takes `format` and starts with
                                     // `if format > 2: raise NotImplementedError`
+  bool match_statements;            // 3.10+: `match` exists (before, a kept copy and a test are something else)
   bool match_pushes_success;        // 3.10: MATCH_CLASS and MATCH_KEYS push their result and then a success bool
                                     // (3.11+: the result only, None on failure)
 };

@@ -1036,6 +1036,20 @@ std::optional<CaseShape> walk_case(const cfg::Graph& graph, lift::Lifter& lifter
 
 // --- the statement ------------------------------------------------------------------
 
+// An instruction a guard can start with that no pattern code does (a call's
+// NULL, a local or global load followed by more than a comparison...): loads
+// of names, which a value pattern starts with too, are told apart by the walk.
+bool walks_nothing(const Instruction& i) {
+  switch (i.op()) {
+    case Op::LOAD_FAST: case Op::LOAD_FAST_CHECK: case Op::LOAD_FAST_BORROW: case Op::LOAD_GLOBAL:
+    case Op::LOAD_NAME: case Op::LOAD_DEREF: case Op::LOAD_CONST: case Op::PUSH_NULL: case Op::LOAD_FAST_LOAD_FAST:
+    case Op::LOAD_SMALL_INT:
+      return true;
+    default:
+      return false;
+  }
+}
+
 namespace {
 // Where a case's pattern code can start in `ins` from `first` on: the
 // subject's copy, or (the last case) the first instruction that tests it.
@@ -1077,6 +1091,7 @@ std::optional<std::size_t> case_start_at(std::span<const Instruction> ins, std::
 std::optional<Structurer::Resume> Structurer::structure_match(BlockId b, std::size_t first, BlockId stop, Seq& out) {
   auto ins = graph_.instructions(b);
   const lift::VersionRow& row = lift::version_row(code_.traits->minor);
+  if (!row.match_statements) return std::nullopt;
   for (std::size_t p = first; p < ins.size(); ++p) {
     auto start = case_start_at(ins, p, first);
     if (!start) continue;
@@ -1104,11 +1119,74 @@ std::optional<Structurer::Resume> Structurer::structure_match(BlockId b, std::si
     }
     if (auto r = match_from(b, first, *start, std::move(*shape), stop, out)) return r;
   }
-  return std::nullopt;
+  return guard_only_match(b, first, stop, out);
+}
+
+// 3.12+: a match whose first case is `case _ if g:` starts with no copy of
+// the subject: the block computes the subject and the guard, whose success
+// pops the subject and whose failure goes on to the next case's pattern.
+std::optional<Structurer::Resume> Structurer::guard_only_match(BlockId b, std::size_t first, BlockId stop, Seq& out) {
+  auto ins = graph_.instructions(b);
+  if (ins.empty() || !ins.back().jump_target || first >= ins.size()) return std::nullopt;
+  const Op last = ins.back().op();
+  if (last != Op::POP_JUMP_IF_FALSE && last != Op::POP_JUMP_IF_TRUE && last != Op::POP_JUMP_IF_NONE &&
+      last != Op::POP_JUMP_IF_NOT_NONE)
+    return std::nullopt;
+  // Cheap first: one way starts by popping (the subject), the other with a pattern.
+  auto first_real = [&](BlockId x) -> const Instruction* {
+    if (x == kNoBlock) return nullptr;
+    for (const Instruction& i : graph_.instructions(x))
+      if (i.op() != Op::NOP && i.op() != Op::NOT_TAKEN) return &i;
+    return nullptr;
+  };
+  const Instruction* a = first_real(jump_successor(b));
+  const Instruction* c = first_real(fall_successor(b));
+  if (!a || !c || (a->op() != Op::POP_TOP && c->op() != Op::POP_TOP)) return std::nullopt;
+  lift::BlockEffect eff;
+  try {
+    eff = lifter_.run(graph_, b, out.stack, first, ins.size());
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  // (Not a kept value tested itself: 3.12+'s `x and y` is COPY 1, a jump, POP_TOP.)
+  if (eff.term.kind != TK::Branch || eff.term.exc_match || eff.stack.size() != out.stack.size() + 1 ||
+      eff.stack.back().kind != Item::Kind::Value || !eff.stack.back().expr ||
+      eff.stack.back().expr == eff.term.cond)
+    return std::nullopt;
+  // (Statements in the block come before the subject, unless lifting spilled it.)
+  if (auto* n = eff.stack.back().expr->as<ast::Name>(); n && lifter_.temporaries().count(n->id)) return std::nullopt;
+  BlockId taken = jump_successor(b), fall = fall_successor(b);
+  Cond cond = eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
+  std::vector<BlockId> used;
+  cond = collapse_unmarked(b, cond, eff.stack, used);
+  if (const Instruction* f = first_real(cond.f); f && f->op() == Op::POP_TOP) {  // `case _ if not x`
+    std::swap(cond.t, cond.f);
+    cond.expr = negate(cond.expr);
+  }
+  const Instruction* t = first_real(cond.t);
+  if (!t || t->op() != Op::POP_TOP) return std::nullopt;
+  // The body follows its guard: the pop is where the guard falls through to
+  // (a chained comparison's cleanup pop is where it jumps: `a == b == c`).
+  bool follows = fall_successor(b) == cond.t;
+  for (BlockId u : used) follows = follows || fall_successor(u) == cond.t;
+  if (!follows) return std::nullopt;
+  std::size_t k = 0;
+  while (&graph_.instructions(cond.t)[k] != t) ++k;
+  const CodePos landing = through_back_jump(graph_, {cond.f, 0});
+  std::string why;
+  bool definite = false;
+  auto next = walk_case(graph_, lifter_, lift::version_row(code_.traits->minor), landing, why, definite);
+  // (The next case must test the subject: a pattern that can fail, or a copy for one.)
+  if (!next || (!next->definite && !next->landing && !next->copied)) return std::nullopt;
+  GuardOnlyCase pre{eff.stmts, eff.stack, cond.expr, {cond.t, k + 1}, landing, used};
+  pre.blocks.push_back(b);
+  pre.blocks.push_back(cond.t);
+  return match_from(b, first, first, std::move(*next), stop, out, &pre);
 }
 
 std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t first, std::size_t start,
-                                                         CaseShape shape, BlockId stop, Seq& out) {
+                                                         CaseShape shape, BlockId stop, Seq& out,
+                                                         const GuardOnlyCase* pre) {
   const lift::VersionRow& row = lift::version_row(code_.traits->minor);
   bool definite = shape.definite;
   auto give_up = [&](const std::string& why) -> std::optional<Resume> {
@@ -1117,9 +1195,9 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
     return std::nullopt;
   };
   // The code before the match and the subject.
-  lift::Stack stack = out.stack;
-  ast::StmtList before;
-  if (start > first) {
+  lift::Stack stack = pre ? pre->stack : out.stack;
+  ast::StmtList before = pre ? pre->before : ast::StmtList{};
+  if (!pre && start > first) {
     lift::BlockEffect eff;
     try {
       eff = lifter_.run(graph_, b, stack, first, start);
@@ -1143,6 +1221,16 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
   };
   std::vector<Case> cases;
   std::vector<BlockId> blocks;  // the match's own code, marked before the bodies are structured
+  if (pre) {
+    CaseShape first_case;
+    first_case.pattern = ast::wildcard();
+    first_case.copied = true;
+    first_case.subject_popped = true;
+    first_case.landing = pre->landing;
+    first_case.landing_depth = 1;
+    cases.push_back(Case{std::move(first_case), pre->guard, pre->body, std::nullopt});
+    blocks = pre->blocks;
+  }
   auto with_loaded = [](lift::Stack s, const std::optional<std::string>& loaded) {
     if (loaded) s.push_back(Item::value(ast::name(*loaded)));
     return s;
@@ -1260,7 +1348,15 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
       cases.push_back(std::move(c));
       std::string why;
       auto s = walk_case(graph_, lifter_, row, next, why, definite);
-      if (!s) return give_up(why);
+      if (!s) {
+        // (3.12+: `case _ if g:` is its guard alone, the subject under it.)
+        auto ni = graph_.instructions(next.block);
+        if (next.index >= ni.size() || !walks_nothing(ni[next.index])) return give_up(why);
+        s.emplace();
+        s->pattern = ast::wildcard();
+        s->copied = true;
+        s->after = next;
+      }
       shape = std::move(*s);
       continue;
     }

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "ast/pattern.h"
+#include "ast/stmt.h"
 #include "cfg/graph.h"
 #include "lift/lifter.h"
 #include "lift/version_table.h"
@@ -56,6 +57,18 @@ struct CaseShape {
   bool or_last = false;
   std::optional<CodePos> alt_landing;  // or_last's landing read as a copied case's (one pop given back)
   bool definite = false;             // MATCH_* opcodes: this is a match statement, whatever else goes wrong
+};
+
+// 3.12+ drops a `case _ if g:` pattern's COPY 1 + POP_TOP: the case is its
+// guard alone, the subject under it. The first such case, as structure_match
+// finds it: the code before the match, the subject and the guard.
+struct GuardOnlyCase {
+  ast::StmtList before;
+  lift::Stack stack;  // the subject on top
+  ast::ExprPtr guard;
+  CodePos body;     // after the subject's pop
+  CodePos landing;  // where the guard fails: the next case
+  std::vector<cfg::BlockId> blocks;
 };
 
 // Walks one case's pattern from `start`, where the subject is on top of the

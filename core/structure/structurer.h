@@ -21,6 +21,7 @@
 namespace unveil::structure {
 
 struct CaseShape;
+struct GuardOnlyCase;
 
 class Structurer {
  public:
@@ -100,10 +101,11 @@ class Structurer {
     std::size_t first = 0;
   };
   std::optional<Resume> structure_match(cfg::BlockId b, std::size_t first, cfg::BlockId stop, Seq& out);
+  std::optional<Resume> guard_only_match(cfg::BlockId b, std::size_t first, cfg::BlockId stop, Seq& out);
   cfg::BlockId match_follow(cfg::BlockId b, const std::vector<cfg::BlockId>& arms, cfg::BlockId stop,
                             const std::vector<cfg::BlockId>& own) const;
   std::optional<Resume> match_from(cfg::BlockId b, std::size_t first, std::size_t start, CaseShape shape,
-                                   cfg::BlockId stop, Seq& out);
+                                   cfg::BlockId stop, Seq& out, const GuardOnlyCase* pre = nullptr);
   void remove_finally_copies(Seq& seq) const;
   // Exception regions (3.11+ tables; handlers that start with PUSH_EXC_INFO).
   std::vector<cfg::BlockId> handler_chain(cfg::BlockId b) const;
