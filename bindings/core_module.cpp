@@ -297,11 +297,11 @@ class LiveReader {
     throw NotConvertible{};
   }
 
-  // The fields marshal writes for this version, through the reader's own checks.
+  // The fields marshal writes for this version, through the reader's own
+  // checks; names and bytes go straight into the code object's strings.
   std::shared_ptr<const CodeObject> code(PyCodeObject* c) {
     Nested nested(depth_);
     detail::RawCode raw;
-    auto field = [&](PyObject* o) { return detail::RawObjectField{object(o), 0}; };
     auto int_field = [](int v) { return detail::RawIntField{std::int32_t(v), 0}; };
     raw.argcount = int_field(c->co_argcount);
     raw.posonlyargcount = int_field(c->co_posonlyargcount);
@@ -309,34 +309,36 @@ class LiveReader {
     raw.stacksize = int_field(c->co_stacksize);
     raw.flags = int_field(c->co_flags);
     raw.firstlineno = int_field(c->co_firstlineno);
-    raw.consts = field(c->co_consts);
-    raw.names = field(c->co_names);
-    raw.filename = field(c->co_filename);
-    raw.name = field(c->co_name);
+    CodeObject co;
+    if (!PyTuple_CheckExact(c->co_consts)) throw NotConvertible{};
+    co.consts = items(c->co_consts);
+    co.names = strs(c->co_names);
+    co.filename = text(c->co_filename);
+    co.name = text(c->co_name);
 #if PY_VERSION_HEX >= 0x030B0000
     // co_code as marshal writes it: without the interpreter's specialisations.
     nb::object code_bytes = nb::steal(PyCode_GetCode(c));
     if (!code_bytes.is_valid()) throw nb::python_error();
-    raw.code = field(code_bytes.ptr());
-    raw.localsplusnames = field(c->co_localsplusnames);
-    raw.localspluskinds = field(c->co_localspluskinds);
-    raw.qualname = field(c->co_qualname);
-    raw.linetable = field(c->co_linetable);
-    raw.exceptiontable = field(c->co_exceptiontable);
+    co.code = byte_string(code_bytes.ptr());
+    co.localsplusnames = strs(c->co_localsplusnames);
+    const std::string kinds = byte_string(c->co_localspluskinds);
+    co.localspluskinds.assign(kinds.begin(), kinds.end());
+    co.qualname = text(c->co_qualname);
+    co.linetable = byte_string(c->co_linetable);
+    co.exceptiontable = byte_string(c->co_exceptiontable);
 #else
-    raw.code = field(c->co_code);
+    co.code = byte_string(c->co_code);
     raw.nlocals = int_field(c->co_nlocals);
-    raw.varnames = field(c->co_varnames);
-    raw.freevars = field(c->co_freevars);
-    raw.cellvars = field(c->co_cellvars);
+    co.varnames = strs(c->co_varnames);
+    co.freevars = strs(c->co_freevars);
+    co.cellvars = strs(c->co_cellvars);
 #if PY_VERSION_HEX >= 0x030A0000
-    raw.linetable = field(c->co_linetable);
+    co.linetable = byte_string(c->co_linetable);
 #else
-    raw.linetable = field(c->co_lnotab);
+    co.linetable = byte_string(c->co_lnotab);
 #endif
 #endif
-    static const std::string no_prefix;
-    return std::make_shared<const CodeObject>(detail::build_code_object(raw, version_, no_prefix));
+    return std::make_shared<const CodeObject>(detail::build_code_object(std::move(co), raw, version_));
   }
 
  private:
@@ -373,6 +375,24 @@ class LiveReader {
   }
   static std::string bytes(PyObject* b) {
     return std::string(PyBytes_AS_STRING(b), std::size_t(PyBytes_GET_SIZE(b)));
+  }
+  // A code object's str and bytes fields; anything else (not seen in a real
+  // code object) takes the marshal path.
+  static std::string text(PyObject* s) {
+    if (!PyUnicode_CheckExact(s)) throw NotConvertible{};
+    return utf8(s);
+  }
+  static std::string byte_string(PyObject* b) {
+    if (!PyBytes_CheckExact(b)) throw NotConvertible{};
+    return bytes(b);
+  }
+  static std::vector<std::string> strs(PyObject* tuple) {
+    if (!PyTuple_CheckExact(tuple)) throw NotConvertible{};
+    const Py_ssize_t n = PyTuple_GET_SIZE(tuple);
+    std::vector<std::string> out;
+    out.reserve(std::size_t(n));
+    for (Py_ssize_t i = 0; i < n; ++i) out.push_back(text(PyTuple_GET_ITEM(tuple, i)));
+    return out;
   }
   std::vector<ObjectRef> items(PyObject* sequence) {
     Nested nested(depth_);

@@ -54,7 +54,10 @@ NodeArenaScope::NodeArenaScope(bool use_arena) : previous_(NodeArena::current_) 
 
 NodeArenaScope::~NodeArenaScope() {
   NodeArena::current_ = previous_;
-  if (arena_) arena_->release();
+  if (arena_) {
+    arena_->open_ = false;
+    arena_->release();
+  }
 }
 
 }  // namespace unveil::ast

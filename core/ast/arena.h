@@ -9,7 +9,7 @@
 // Nodes are still plain shared_ptrs (the allocator travels in the control
 // block), so they may outlive the call: the arena counts its live nodes and
 // goes away with the last one, or when its scope ends if none is left. A node
-// freed while its arena is in use on this thread (the call's own garbage:
+// freed while its arena's scope lives (the call's own garbage:
 // conditions tried and dropped, rewritten statements) goes on a free list
 // for the next node of its size; later frees only count.
 #pragma once
@@ -29,8 +29,11 @@ class NodeArena {
 
   void* allocate(std::size_t bytes, std::size_t align);
   void deallocate(void* p, std::size_t bytes) noexcept {
-    // Only the thread whose scope uses the arena touches the free lists.
-    if (current_ == this) recycle(p, bytes);
+    // While its scope lives, only the scope's thread holds the arena's nodes
+    // (a call's tree is handed over when the call ends): the free lists are
+    // used then only. (A flag, not a thread_local: that costs a call in a
+    // shared library.)
+    if (open_) recycle(p, bytes);
     release();
   }
   void release() noexcept {
@@ -51,6 +54,7 @@ class NodeArena {
   void recycle(void* p, std::size_t bytes) noexcept;
 
   static thread_local NodeArena* current_;
+  bool open_ = true;  // its scope still lives
   FreeList free_[kFreeLists];
   std::atomic<std::size_t> refs_{1};  // live nodes, plus one while a scope uses it
   std::vector<std::unique_ptr<std::byte[]>> chunks_;

@@ -217,4 +217,30 @@ CodeObject build_code_object(const RawCode& raw, const VersionTraits& version,
   return co;
 }
 
+CodeObject build_code_object(CodeObject co, const RawCode& raw, const VersionTraits& version) {
+  co.version_minor = version.minor;
+  co.argcount = count(raw.argcount, "co_argcount");
+  co.posonlyargcount = count(raw.posonlyargcount, "co_posonlyargcount");
+  co.kwonlyargcount = count(raw.kwonlyargcount, "co_kwonlyargcount");
+  co.stacksize = count(raw.stacksize, "co_stacksize");
+  co.flags = std::uint32_t(raw.flags.value);
+  co.firstlineno = raw.firstlineno.value;
+  if (co.code.size() % 2 != 0)
+    fail("co_code has odd length " + std::to_string(co.code.size()), raw.code.offset);
+  if (version.locals_layout == LocalsLayout::Split) {
+    co.nlocals = count(raw.nlocals, "co_nlocals");
+    co.qualname = co.name;
+    derive_localsplus(co);
+    check_arguments(co, raw, raw.varnames.offset, "co_varnames");
+  } else {
+    if (co.localspluskinds.size() != co.localsplusnames.size())
+      fail("co_localspluskinds has " + std::to_string(co.localspluskinds.size()) + " entries for " +
+               std::to_string(co.localsplusnames.size()) + " names in co_localsplusnames",
+           raw.localspluskinds.offset);
+    derive_split(co);
+    check_arguments(co, raw, raw.localsplusnames.offset, "co_localsplusnames");
+  }
+  return co;
+}
+
 }  // namespace unveil::detail

@@ -44,4 +44,10 @@ struct RawCode {
 CodeObject build_code_object(const RawCode& raw, const VersionTraits& version,
                              const std::string& placeholder_prefix);
 
+// The same from fields already read as plain values (the bindings take them
+// from a live code object, whose fields have their types): `co` holds the
+// fields this version stores, `raw` the counts. The same checks and derived
+// views, without an object for every name on the way.
+CodeObject build_code_object(CodeObject co, const RawCode& raw, const VersionTraits& version);
+
 }  // namespace unveil::detail

@@ -1,0 +1,67 @@
+// The node arena: nodes made inside a scope come from it, outlive it, and
+// nodes made outside any scope come from the heap.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "ast/arena.h"
+#include "ast/build.h"
+#include "emit/unparse.h"
+
+namespace unveil::ast {
+namespace {
+
+TEST(NodeArena, ScopeSetsAndRestoresTheCurrentArena) {
+  EXPECT_EQ(NodeArena::current(), nullptr);
+  {
+    NodeArenaScope outer;
+    NodeArena* a = NodeArena::current();
+    ASSERT_NE(a, nullptr);
+    {
+      NodeArenaScope heap(false);
+      EXPECT_EQ(NodeArena::current(), nullptr);
+      {
+        NodeArenaScope inner;
+        EXPECT_NE(NodeArena::current(), nullptr);
+        EXPECT_NE(NodeArena::current(), a);
+      }
+      EXPECT_EQ(NodeArena::current(), nullptr);
+    }
+    EXPECT_EQ(NodeArena::current(), a);
+  }
+  EXPECT_EQ(NodeArena::current(), nullptr);
+}
+
+TEST(NodeArena, NodesOutliveTheirScope) {
+  StmtPtr kept;
+  {
+    NodeArenaScope scope;
+    for (int i = 0; i < 5000; ++i) {  // several chunks, garbage freed as it goes
+      ExprPtr garbage = binop(name("a"), Operator::Add, integer(i));
+    }
+    kept = assign(name("x", ExprContext::Store), binop(name("y"), Operator::Mult, integer(2)));
+  }
+  EXPECT_EQ(unparse(StmtList{kept}), "x = y * 2");
+}
+
+TEST(NodeArena, FreedNodesAreReusedWhileTheScopeLives) {
+  NodeArenaScope scope;
+  const Expr* first = name("a").get();  // freed at once
+  ExprPtr second = name("b");
+  EXPECT_EQ(second.get(), first);
+}
+
+TEST(NodeArena, ATreeMayBeDroppedOnAnotherThread) {
+  StmtList body;
+  {
+    NodeArenaScope scope;
+    for (int i = 0; i < 1000; ++i) body.push_back(expr_stmt(call(name("f"), {integer(i)})));
+  }
+  std::thread([moved = std::move(body)]() mutable { moved.clear(); }).join();
+  EXPECT_TRUE(body.empty());
+}
+
+}  // namespace
+}  // namespace unveil::ast
