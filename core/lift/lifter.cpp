@@ -161,7 +161,7 @@ std::vector<std::string> string_tuple(const ExprPtr& e) {
 }
 
 ExprPtr with_ctx(const ExprPtr& e, ast::ExprContext ctx) {
-  if (auto* n = e->as<ast::Name>()) return ast::name(n->id, ctx);
+  if (auto* n = e->as<ast::Name>()) return n->ctx == ctx ? e : ast::name(n->id, ctx);  // (stores are made as such)
   if (auto* a = e->as<ast::Attribute>()) return ast::attribute(a->value, a->attr, ctx);
   if (auto* s = e->as<ast::Subscript>()) return ast::subscript(s->value, s->slice, ctx);
   if (auto* t = e->as<ast::Tuple>()) return ast::tuple(t->elts, ctx);

@@ -243,18 +243,23 @@ struct Simplifier {
   Simplifier in_handler() const { return minor < 10 ? Simplifier{minor, false, false} : *this; }
 
   StmtPtr stmt(const StmtPtr& s) const {
+    // A statement whose bodies come back the same is kept, not copied: most
+    // are, and a copy of each was garbage (and a count touched per child).
     if (auto* i = s->as<ast::If>()) {
       ast::If copy{i->test, body(i->body), body(i->orelse), i->keep_else};
       if (auto w = bottom_tested_while(copy)) return *w;
       if (auto a = as_assert(copy, minor)) return *a;
+      if (copy.body == i->body && copy.orelse == i->orelse) return s;
       return ast::make_stmt(std::move(copy), s->line);
     }
     if (auto* w = s->as<ast::While>()) {
       ast::While copy{w->test, body(bottom_test(w->body)), body(w->orelse)};
+      if (copy.body == w->body && copy.orelse == w->orelse) return s;
       return ast::make_stmt(std::move(copy), s->line);
     }
     if (auto* f = s->as<ast::For>()) {
       ast::For copy{f->target, f->iter, body(f->body), body(f->orelse)};
+      if (copy.body == f->body && copy.orelse == f->orelse) return s;
       return ast::make_stmt(std::move(copy), s->line);
     }
     if (auto* f = s->as<ast::AsyncFor>()) {
