@@ -961,7 +961,8 @@ void make_swap(State& s, std::size_t n) {
 }
 
 void rotate(State& s, std::size_t n) {
-  // Top goes down to position n.
+  // Top goes down to position n (ROT_N 0 is no rotation CPython emits).
+  if (n == 0) s.fail("rotation of no values");
   if (s.stack.size() < n) s.fail("stack underflow");
   Item top = s.pop();
   s.stack.insert(s.stack.end() - std::ptrdiff_t(n - 1), std::move(top));

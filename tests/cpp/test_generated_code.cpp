@@ -145,3 +145,20 @@ TEST(GeneratedCode, TemporariesAvoidExistingNames) {
   end(a);
   EXPECT_EQ(decompile(a, 11, {"f", "_t1", "d"}, {none(), integer(0)}), "_t2 = f()\n_t1.f = 0\nd = _t2\n");
 }
+
+namespace {
+// Found by the whole-pipeline fuzzer: ROT_N 0 (no compiler emits it) moved
+// a value past the end of the symbolic stack. It is an error the module's
+// fallback explains, not a crash.
+TEST(GeneratedCode, RotationOfNoValuesIsAnError) {
+  Assembler a(10);
+  a.op("LOAD_CONST", 1);
+  a.op("LOAD_CONST", 1);
+  a.op("ROT_N", 0);
+  a.op("BUILD_TUPLE", 2);
+  a.op("STORE_NAME", 0);
+  end(a);
+  const std::string out = decompile(a, 10, {"x"}, {none(), integer(0)});
+  EXPECT_NE(out.find("rotation of no values"), std::string::npos) << out;
+}
+}  // namespace
