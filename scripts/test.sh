@@ -87,6 +87,9 @@ step "dis equivalence on each Python's Lib/"
 step "round trip of each Python's top-level Lib/*.py (floors: tools/roundtrip_floors.json)"
 "$PY" tools/crossversion.py --no-install run -- {python} tools/roundtrip.py --check-floors
 
+step "differential fuzzing: random structured programs, decompiled, run against the original (each Python)"
+"$PY" tools/crossversion.py --no-install run -- {python} tools/fuzz_programs.py --programs 200
+
 step "torch layer (Python 3.11, torch 2.13.0 CPU)"
 TORCH_BASE=$(ls -d "$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")"/versions/3.11.*/bin/python | tail -n 1)
 [ -x .venvs/torch311/bin/python ] || "$TORCH_BASE" -m venv .venvs/torch311

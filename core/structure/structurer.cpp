@@ -407,6 +407,15 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
           b = *meet;
         }
         r.exit = b;
+        out.left = true;
+        // From inside a loop that runs inside the region, only a `break`
+        // leaves it without a statement of its own (the loop's end is
+        // the region's).
+        if (!context_.empty() && context_.back().regions == regions_.size()) {
+          if (context_.back().follow != kNoBlock) fail(b, "a loop leaves its try body elsewhere than where it ends");
+          out.stmts.push_back(ast::break_());
+          out.open = false;
+        }
         return out;
       }
       // An async for's head is inside the region whose handler ends the loop.
@@ -465,7 +474,12 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
           return out;
         }
         if (const ast::Return* r = out.stmts.empty() ? nullptr : return_none(out.stmts.back())) {
-          if (shared_final_return(b)) {
+          // (≤3.9 a try/except body runs off its end by a jump: a `return
+          // None` inside it is written, even in the function's last lines.)
+          const bool in_except_body = !regions_.empty() &&
+                                      handler_kind(regions_.back().handler) == HandlerKind::Except &&
+                                      !lift::version_row(code_.traits->minor).copies_final_return;
+          if (in_except_body || shared_final_return(b)) {
             ast::Return written = *r;
             written.written = true;
             out.stmts.back() = ast::make_stmt(std::move(written), out.stmts.back()->line);
@@ -736,6 +750,14 @@ bool Structurer::unwinds_then_returns(BlockId b) const {
 // The block where control leaves the region of `handler` normally: among the
 // exits, the last in code order that goes on, else the last one. A `return`
 // out of a `with` is not its exit: a with whose body only returns has none.
+// A block that is only RETURN_VALUE: ≤3.9's peephole optimizer puts one in
+// place of a jump to it, so the value came from before (a `return` written
+// there loads its value in the same block, or in the region).
+bool Structurer::returns_value_from_before(BlockId b) const {
+  auto ins = graph_.instructions(b);
+  return !ins.empty() && ins.front().op() == Op::RETURN_VALUE;
+}
+
 BlockId Structurer::expected_exit(BlockId handler) const {
   BlockId going_on = kNoBlock, any = kNoBlock;
   const bool with = handler_kind(handler) != HandlerKind::Except;
@@ -751,6 +773,11 @@ BlockId Structurer::expected_exit(BlockId handler) const {
       if (!dead_end(e.to) && later(going_on)) going_on = e.to;
     });
   }
+  // (≤3.9 a try/except body goes on by a jump: one that only ends the frame
+  // never goes on, unless it is the jump to a RETURN_VALUE the peephole
+  // optimizer replaced by it.)
+  if (!with && !lift::version_row(code_.traits->minor).copies_final_return && !(any != kNoBlock && returns_value_from_before(any)))
+    return going_on;
   return going_on != kNoBlock ? going_on : any;
 }
 
@@ -766,6 +793,11 @@ bool Structurer::leaves_region(BlockId b, std::size_t stack_depth) const {
   // (the last one in code order: inline copies come first).
   BlockId expected = regions_.back().expected_exit;
   if (expected != kNoBlock && b != expected && dead_end(b)) return false;
+  // ≤3.9 a try/except body goes on by POP_BLOCK; JUMP_FORWARD: one that
+  // ends the frame right after POP_BLOCK is a `return` inside the body.
+  if (expected == kNoBlock && dead_end(b) && handler_kind(regions_.back().handler) == HandlerKind::Except &&
+      !lift::version_row(code_.traits->minor).copies_final_return && !returns_value_from_before(b))
+    return false;
   if (b != expected && handler_kind(regions_.back().handler) != HandlerKind::Except &&
       unwinds_then_returns(b))
     return false;
@@ -1044,7 +1076,7 @@ ast::StmtList drop_exception_unbind(const ast::StmtList& body, const std::string
 
 }  // namespace
 
-Structurer::Seq Structurer::clause_body(BlockId start, lift::Stack stack, BlockId& join, BlockId after_try,
+Structurer::Seq Structurer::clause_body(BlockId start, lift::Stack stack, Join& join, BlockId after_try,
                                         TailCopy& tail, std::size_t handler_index) {
   clauses_.push_back(Clause{.after_try = after_try, .depth = depth_ + 1});
   // (3.12+ copies a clause's end, POP_EXCEPT and all, into each arm of an if
@@ -1065,8 +1097,9 @@ Structurer::Seq Structurer::clause_body(BlockId start, lift::Stack stack, BlockI
     tail.handlers.emplace_back(handler_index, std::move(done.tail));
   }
   if (exit != kNoBlock) {
-    if (join != kNoBlock && join != exit) fail(start, "except clauses end at different places");
-    join = exit;
+    if (join.block != kNoBlock && join.block != exit) fail(start, "except clauses end at different places");
+    join.block = exit;
+    join.clauses.push_back(handler_index);
   }
   return s;
 }
@@ -1180,7 +1213,7 @@ BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
 BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Region done, Seq& out) {
   lift::Stack st = handler_stack(b, out.stack);
   std::vector<ast::ExceptHandler> handlers;
-  BlockId join = kNoBlock;
+  Join join;
   TailCopy tail;
   BlockId c = handler;
   for (int guard = 0; guard < 1000; ++guard) {
@@ -1215,13 +1248,26 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
     st = eff.stack;
     c = next;
   }
-  BlockId next = join != kNoBlock ? join : done.exit;
+  BlockId next = join.block != kNoBlock ? join.block : done.exit;
   ast::StmtList orelse;
   lift::Stack after_stack = body.stack;
-  if (join != kNoBlock && done.exit != kNoBlock && done.exit != join) {
-    Seq e = sequence(done.exit, join, body.stack);
+  if (join.block != kNoBlock && done.exit != kNoBlock && done.exit != join.block) {
+    Seq e = sequence(done.exit, join.block, body.stack);
     orelse = e.stmts;
-  } else if (join == kNoBlock && done.exit != kNoBlock &&
+    if (e.left) {
+      // The body's way on leaves the enclosing try body without a statement
+      // (its end): the code where the clauses go on is theirs alone, and
+      // written after the try the body would run it too.
+      Seq rest = sequence(join.block, kNoBlock, body.stack);
+      if (!rest.stmts.empty()) {
+        if (join.clauses.size() != 1) fail(join.block, "except clauses go on to code their try body does not reach");
+        auto& clause = handlers[join.clauses.front()].body;
+        clause.insert(clause.end(), rest.stmts.begin(), rest.stmts.end());
+      }
+      next = kNoBlock;
+      after_stack = rest.stack;
+    }
+  } else if (join.block == kNoBlock && done.exit != kNoBlock &&
              lift::version_row(code_.traits->minor).else_before_handlers &&
              graph_.block(done.exit).begin < graph_.block(handler).begin) {
     // Every handler leaves, and the body's normal exit is laid out before
@@ -1243,7 +1289,7 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
     // whose normal path only ends the frame, are a try with an `else` (that
     // path, less the copy at its end) followed by that code once.
     const ast::StmtList& once = tail.handlers.front().second;
-    if (tail.same && join == kNoBlock && done.exit != kNoBlock && orelse.empty() && !once.empty() &&
+    if (tail.same && join.block == kNoBlock && done.exit != kNoBlock && orelse.empty() && !once.empty() &&
         lift::version_row(code_.traits->minor).inlines_small_exits) {
       if (auto end = else_end(done.exit, handler); end && *end == kNoBlock) {
         Seq e = sequence(done.exit, kNoBlock, body.stack);
@@ -1256,7 +1302,7 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
         return kNoBlock;
       }
     }
-    if (tail.same && join == kNoBlock && done.exit == kNoBlock) {
+    if (tail.same && join.block == kNoBlock && done.exit == kNoBlock) {
       // The code after the try, once.
       out.stmts.push_back(ast::try_(body.stmts, handlers, orelse));
       const ast::StmtList& once = tail.handlers.front().second;

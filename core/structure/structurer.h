@@ -35,6 +35,7 @@ class Structurer {
     ast::StmtList stmts;
     lift::Stack stack;
     bool open = true;  // control reaches the end (the stop block)
+    bool left = false;  // it ended by leaving the protected region it is in (no statement says so)
     // `finally` bodies whose normal-path copy starts at this statement index.
     std::vector<std::pair<std::size_t, ast::StmtList>> finally_copies;
   };
@@ -80,6 +81,7 @@ class Structurer {
     // (copied_tail_after_for): that code, and its statements.
     std::vector<std::pair<std::uint8_t, std::uint32_t>> tail_code{};
     std::size_t tail_stmts = 0;
+    std::size_t regions = 0;  // protected regions open around the loop
     // Where a jump is a `continue`.
     bool continues_at(cfg::BlockId b) const {
       return b == header || (entry != cfg::kNoBlock && b == entry) || (alias != cfg::kNoBlock && b == alias);
@@ -113,6 +115,7 @@ class Structurer {
   std::optional<cfg::BlockId> region_to_enter(cfg::BlockId b) const;
   bool leaves_region(cfg::BlockId b, std::size_t stack_depth) const;
   cfg::BlockId expected_exit(cfg::BlockId handler) const;
+  bool returns_value_from_before(cfg::BlockId b) const;
   bool dead_end(cfg::BlockId b) const;
   bool only_ends_frame(cfg::BlockId b, std::uint32_t limit, bool raising = false) const;
   bool is_lone_jump(cfg::BlockId b) const;
@@ -127,8 +130,12 @@ class Structurer {
   cfg::BlockId with_suppressed_exit(cfg::BlockId b, cfg::BlockId handler, const lift::Stack& entry, Seq& out);
   void keep_values_inside(Seq& body, const lift::Stack& entry);
   cfg::BlockId structure_except(cfg::BlockId b, cfg::BlockId handler, Seq& body, Region done, Seq& out);
-  Seq clause_body(cfg::BlockId start, lift::Stack stack, cfg::BlockId& join, cfg::BlockId after_try,
-                  TailCopy& tail, std::size_t handler_index);
+  struct Join {
+    cfg::BlockId block = cfg::kNoBlock;  // where the except clauses go on
+    std::vector<std::size_t> clauses;    // the clauses that go on there
+  };
+  Seq clause_body(cfg::BlockId start, lift::Stack stack, Join& join, cfg::BlockId after_try, TailCopy& tail,
+                  std::size_t handler_index);
   bool shared_final_return(cfg::BlockId b) const;
   std::optional<ast::StmtList> after_try_copied_here(cfg::BlockId b, std::size_t first);
   bool copies_block_from(cfg::BlockId b, std::size_t first, cfg::BlockId original) const;
@@ -148,7 +155,9 @@ class Structurer {
   std::optional<CopiedTail> copied_tail_after_for(cfg::LoopId loop, cfg::BlockId exit);
   bool ends_in_break_copy(cfg::BlockId b, const LoopContext& loop) const;
   LoopContext loop_context(cfg::BlockId h, cfg::BlockId follow, cfg::LoopId loop) const {
-    return LoopContext{h, follow, loop, rotated_entry(loop), nop_head_alias(loop)};
+    LoopContext context{h, follow, loop, rotated_entry(loop), nop_head_alias(loop)};
+    context.regions = regions_.size();
+    return context;
   }
   struct AsyncForHead {
     cfg::BlockId anext = cfg::kNoBlock;  // the block that awaits anext(): its handler ends the loop
