@@ -29,6 +29,22 @@ class Collapse {
 
 // Depth-first preorder of the blocks reachable along `filter` (an outer
 // header always precedes the headers of loops nested in it: it dominates them).
+// The working arrays of one search, kept for the next: every code object
+// looks for loops, most have a few blocks and none, and allocating these
+// each time cost more than filling them. (No search starts inside another.)
+struct Scratch {
+  std::vector<bool> is_back, on_stack;
+  std::vector<std::pair<BlockId, BlockId>> back;  // (header, latch) per back edge
+  std::vector<std::uint32_t> index, low;
+  std::vector<BlockId> scc_stack, component;
+  std::vector<std::pair<BlockId, std::uint32_t>> stack;
+};
+
+Scratch& scratch() {
+  static thread_local Scratch s;
+  return s;
+}
+
 std::vector<BlockId> preorder(const Graph& graph, EdgeFilter filter) {
   std::vector<BlockId> out;
   std::vector<bool> seen(graph.size(), false);
@@ -58,19 +74,26 @@ std::vector<std::vector<BlockId>> cyclic_components(const Graph& graph, const Do
                                                     const std::vector<bool>& is_back) {
   const std::size_t n = graph.size();
   constexpr std::uint32_t kUnvisited = 0xffffffffu;
-  std::vector<std::uint32_t> index(n, kUnvisited), low(n, 0);
-  std::vector<bool> on_stack(n, false);
-  std::vector<BlockId> scc_stack;
+  Scratch& s = scratch();
+  std::vector<std::uint32_t>& index = s.index;
+  std::vector<std::uint32_t>& low = s.low;
+  index.assign(n, kUnvisited);
+  low.assign(n, 0);
+  std::vector<bool>& on_stack = s.on_stack;
+  on_stack.assign(n, false);
+  std::vector<BlockId>& scc_stack = s.scc_stack;
+  scc_stack.clear();
   std::vector<std::vector<BlockId>> out;
   // One buffer for every component: almost all are a single block, and a
   // vector each was an allocation per block.
-  std::vector<BlockId> component;
+  std::vector<BlockId>& component = s.component;
   std::uint32_t counter = 0;
   const EdgeFilter filter = dom.filter();
 
   for (BlockId start : dom.order()) {
     if (index[start] != kUnvisited) continue;
-    std::vector<std::pair<BlockId, std::uint32_t>> stack{{start, 0}};
+    auto& stack = s.stack;
+    stack.assign(1, {start, 0});
     index[start] = low[start] = counter++;
     scc_stack.push_back(start);
     on_stack[start] = true;
@@ -122,18 +145,22 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
   f.innermost_.assign(n, kNoLoop);
   f.header_of_.assign(n, kNoLoop);
 
-  // Back edges and, per header, its latches.
-  std::vector<bool> is_back(graph.edges().size(), false);
-  std::vector<std::vector<BlockId>> latches(n);
+  // Back edges and, per header, its latches (a run of `back` once sorted).
+  Scratch& s = scratch();
+  std::vector<bool>& is_back = s.is_back;
+  is_back.assign(graph.edges().size(), false);
+  std::vector<std::pair<BlockId, BlockId>>& back = s.back;
+  back.clear();
   for (std::uint32_t e = 0; e < graph.edges().size(); ++e) {
     const Edge& edge = graph.edges()[e];
     if (!f.filter_.accepts(edge.kind) || !dom.contains(edge.from)) continue;
     if (dom.dominates(edge.to, edge.from)) {
       is_back[e] = true;
       f.back_edges_.push_back(e);
-      latches[edge.to].push_back(edge.from);
+      back.emplace_back(edge.to, edge.from);
     }
   }
+  std::sort(back.begin(), back.end());
 
   // No back edge, no loop (most functions): skip the walk and its per-block tables.
   if (!f.back_edges_.empty()) {
@@ -149,13 +176,13 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
     std::vector<Loop> found;
     for (auto it = pre.rbegin(); it != pre.rend(); ++it) {
       const BlockId h = *it;
-      if (latches[h].empty()) continue;
+      auto latch = std::lower_bound(back.begin(), back.end(), std::pair<BlockId, BlockId>{h, 0});
+      if (latch == back.end() || latch->first != h) continue;
       const auto id = static_cast<LoopId>(found.size());
       Loop loop;
       loop.header = h;
-      loop.latches = latches[h];
-      std::sort(loop.latches.begin(), loop.latches.end());
-      loop.latches.erase(std::unique(loop.latches.begin(), loop.latches.end()), loop.latches.end());
+      for (; latch != back.end() && latch->first == h; ++latch)  // sorted: drop repeats
+        if (loop.latches.empty() || loop.latches.back() != latch->second) loop.latches.push_back(latch->second);
       loop.own_blocks.push_back(h);
       mark[h] = id;
       for (BlockId l : loop.latches) {
