@@ -14,7 +14,11 @@ namespace {
 // header: find(b) is the outermost collapsed loop header found so far for b.
 class Collapse {
  public:
-  explicit Collapse(std::size_t n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0); }
+  // `parent` is working storage, overwritten.
+  Collapse(std::vector<BlockId>& parent, std::size_t n) : parent_(parent) {
+    parent_.resize(n);
+    std::iota(parent_.begin(), parent_.end(), 0);
+  }
   BlockId find(BlockId b) {
     BlockId root = b;
     while (parent_[root] != root) root = parent_[root];
@@ -24,7 +28,7 @@ class Collapse {
   void attach(BlockId child, BlockId header) { parent_[child] = header; }
 
  private:
-  std::vector<BlockId> parent_;
+  std::vector<BlockId>& parent_;
 };
 
 // Depth-first preorder of the blocks reachable along `filter` (an outer
@@ -38,6 +42,11 @@ struct Scratch {
   std::vector<std::uint32_t> index, low;
   std::vector<BlockId> scc_stack, component;
   std::vector<std::pair<BlockId, std::uint32_t>> stack;
+  // The loop walk's.
+  std::vector<bool> seen;
+  std::vector<BlockId> parent, pre, work, members;
+  std::vector<std::uint32_t> mark;
+  std::vector<LoopId> created;
 };
 
 Scratch& scratch() {
@@ -45,10 +54,13 @@ Scratch& scratch() {
   return s;
 }
 
-std::vector<BlockId> preorder(const Graph& graph, EdgeFilter filter) {
-  std::vector<BlockId> out;
-  std::vector<bool> seen(graph.size(), false);
-  std::vector<std::pair<BlockId, std::uint32_t>> stack{{graph.entry(), 0}};
+void preorder(const Graph& graph, EdgeFilter filter, std::vector<BlockId>& out) {
+  Scratch& s = scratch();
+  out.clear();
+  std::vector<bool>& seen = s.seen;
+  seen.assign(graph.size(), false);
+  auto& stack = s.stack;
+  stack.assign(1, {graph.entry(), 0});
   seen[graph.entry()] = true;
   out.push_back(graph.entry());
   while (!stack.empty()) {
@@ -65,7 +77,6 @@ std::vector<BlockId> preorder(const Graph& graph, EdgeFilter filter) {
       stack.pop_back();
     }
   }
-  return out;
 }
 
 // Tarjan's strongly connected components, iteratively, over the blocks in the
@@ -167,12 +178,15 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
     // Headers innermost first (reverse preorder). Walking back from the latches
     // gathers the blocks whose innermost loop this is; an already-found inner
     // loop is met as its (collapsed) header and becomes a child.
-    Collapse collapse(n);
-    std::vector<BlockId> headers;  // in the order loops are created
-    std::vector<std::uint32_t> mark(n, kNoLoop);  // loop being walked that saw the block
-    std::vector<BlockId> work;
-    const std::vector<BlockId> pre = preorder(graph, f.filter_);
-    std::vector<LoopId> created(n, kNoLoop);  // header -> temporary loop index
+    Collapse collapse(s.parent, n);
+    std::vector<std::uint32_t>& mark = s.mark;  // loop being walked that saw the block
+    mark.assign(n, kNoLoop);
+    std::vector<BlockId>& work = s.work;
+    work.clear();
+    const std::vector<BlockId>& pre = s.pre;
+    preorder(graph, f.filter_, s.pre);
+    std::vector<LoopId>& created = s.created;  // header -> temporary loop index
+    created.assign(n, kNoLoop);
     std::vector<Loop> found;
     for (auto it = pre.rbegin(); it != pre.rend(); ++it) {
       const BlockId h = *it;
@@ -192,7 +206,8 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
           work.push_back(r);
         }
       }
-      std::vector<BlockId> members;
+      std::vector<BlockId>& members = s.members;
+      members.clear();
       while (!work.empty()) {
         const BlockId x = work.back();
         work.pop_back();
