@@ -276,21 +276,20 @@ struct DominatorBuilder {
     for (BlockId b = 0; b < n; ++b) {
       if (idom[b] != kNone && b != view.root) t.child_items_[fill[idom[b]]++] = b;
     }
-    t.pre_.assign(n, kNone);
-    t.post_number_.assign(n, kNone);
+    t.number_.assign(n, {kNone, kNone});
     std::uint32_t pre = 0, postn = 0;
     DfsStack& stack = s.stack;
     stack.assign(1, {view.root, 0});
-    t.pre_[view.root] = pre++;
+    t.number_[view.root].pre = pre++;
     while (!stack.empty()) {
       auto& [node, next] = stack.back();
       const std::uint32_t end = t.child_start_[node + 1] - t.child_start_[node];
       if (next < end) {
         const BlockId c = t.child_items_[t.child_start_[node] + next++];
-        t.pre_[c] = pre++;
+        t.number_[c].pre = pre++;
         stack.emplace_back(c, 0);
       } else {
-        t.post_number_[node] = postn++;
+        t.number_[node].post = postn++;
         stack.pop_back();
       }
     }
@@ -327,11 +326,6 @@ DominatorTree DominatorTree::post_dominators(const Graph& graph, EdgeFilter filt
 BlockId DominatorTree::idom(BlockId id) const noexcept {
   if (id >= idom_.size() || id == root_) return kNoBlock;
   return idom_[id];
-}
-
-bool DominatorTree::dominates(BlockId a, BlockId b) const noexcept {
-  if (!contains(a) || !contains(b)) return false;
-  return pre_[a] <= pre_[b] && post_number_[b] <= post_number_[a];
 }
 
 std::span<const BlockId> DominatorTree::children(BlockId id) const {
