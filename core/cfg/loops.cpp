@@ -45,7 +45,7 @@ struct Scratch {
   // The loop walk's.
   std::vector<bool> seen;
   std::vector<BlockId> parent, pre, work, members;
-  std::vector<std::uint32_t> mark;
+  std::vector<std::uint32_t> mark, first_back;
   std::vector<LoopId> created;
 };
 
@@ -172,6 +172,12 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
     }
   }
   std::sort(back.begin(), back.end());
+  // Where each header's run starts (none: not a header).
+  std::vector<std::uint32_t>& first_back = s.first_back;
+  if (!back.empty()) {
+    first_back.assign(n, kNoLoop);
+    for (std::uint32_t k = static_cast<std::uint32_t>(back.size()); k-- > 0;) first_back[back[k].first] = k;
+  }
 
   // No back edge, no loop (most functions): skip the walk and its per-block tables.
   if (!f.back_edges_.empty()) {
@@ -190,8 +196,8 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
     std::vector<Loop> found;
     for (auto it = pre.rbegin(); it != pre.rend(); ++it) {
       const BlockId h = *it;
-      auto latch = std::lower_bound(back.begin(), back.end(), std::pair<BlockId, BlockId>{h, 0});
-      if (latch == back.end() || latch->first != h) continue;
+      if (first_back[h] == kNoLoop) continue;
+      auto latch = back.begin() + std::ptrdiff_t(first_back[h]);
       const auto id = static_cast<LoopId>(found.size());
       Loop loop;
       loop.header = h;
