@@ -26,6 +26,7 @@ bool ends_block(const FlowInfo& f) {
 // builds a graph, most of a few blocks, and allocating these each time cost
 // more than filling them. (No build starts inside another.)
 struct Scratch {
+  std::vector<std::uint32_t> at_unit;
   std::vector<bool> leader;
   std::vector<std::uint32_t> pred_count, start, fill;
   std::vector<BlockId> stack;
@@ -38,9 +39,17 @@ Scratch& scratch() {
 
 }  // namespace
 
-GraphBuilder::GraphBuilder(const DecodedCode& code) : code_(code) {
+GraphBuilder::GraphBuilder(const DecodedCode& code) : code_(code), at_unit_(scratch().at_unit) {
   if (code.traits == nullptr) throw Error(ErrorKind::Decode, "cfg: decoded code has no version");
   graph_.code_ = &code;
+  const auto& ins = code.instructions;
+  const std::size_t units = ins.empty() ? 0 : ins.back().end_offset / 2;
+  at_unit_.resize(units + 1);
+  auto next = static_cast<std::uint32_t>(ins.size());
+  for (std::size_t u = units + 1; u-- > 0;) {
+    while (next > 0 && ins[next - 1].offset >= 2 * u) --next;
+    at_unit_[u] = next;
+  }
 }
 
 Graph GraphBuilder::build() {
@@ -66,17 +75,19 @@ std::string GraphBuilder::describe(const Instruction& ins) const {
 
 std::size_t GraphBuilder::instruction_at_or_after(std::uint32_t offset) const {
   const auto& ins = code_.instructions;
-  auto it = std::lower_bound(ins.begin(), ins.end(), offset,
-                             [](const Instruction& i, std::uint32_t v) { return i.offset < v; });
-  while (it != ins.end() && it->opcode == code_.traits->extended_arg) ++it;
-  return static_cast<std::size_t>(it - ins.begin());
+  const std::size_t unit = (std::size_t{offset} + 1) / 2;  // the first at or after `offset`
+  std::size_t i = unit < at_unit_.size() ? at_unit_[unit] : ins.size();
+  while (i < ins.size() && ins[i].opcode == code_.traits->extended_arg) ++i;
+  return i;
 }
 
 BlockId GraphBuilder::block_at_offset(std::uint32_t offset, std::uint32_t from) const {
   const auto& blocks = graph_.blocks_;
-  auto it = std::lower_bound(blocks.begin(), blocks.end(), offset,
-                             [](const Block& b, std::uint32_t v) { return b.begin < v; });
-  if (it == blocks.end() || it->begin != offset) {
+  const auto& ins = code_.instructions;
+  const std::size_t unit = (std::size_t{offset} + 1) / 2;
+  const std::size_t i = unit < at_unit_.size() ? at_unit_[unit] : ins.size();
+  const Block* it = i < ins.size() && ins[i].offset == offset ? &blocks[block_of_instruction_[i]] : nullptr;
+  if (!it || it->begin != offset) {
     throw Error(ErrorKind::Decode,
                 "cfg: control reaches offset " + std::to_string(offset) +
                     ", which does not start an instruction",
