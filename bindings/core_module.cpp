@@ -309,7 +309,8 @@ class LiveReader {
     raw.stacksize = int_field(c->co_stacksize);
     raw.flags = int_field(c->co_flags);
     raw.firstlineno = int_field(c->co_firstlineno);
-    CodeObject co;
+    auto made = std::make_shared<CodeObject>();
+    CodeObject& co = *made;
     if (!PyTuple_CheckExact(c->co_consts)) throw NotConvertible{};
     co.consts = items(c->co_consts);
     co.names = strs(c->co_names);
@@ -338,7 +339,8 @@ class LiveReader {
     co.linetable = byte_string(c->co_lnotab);
 #endif
 #endif
-    return std::make_shared<const CodeObject>(detail::build_code_object(std::move(co), raw, version_));
+    detail::complete_code_object(co, raw, version_);
+    return made;
   }
 
  private:

@@ -22,11 +22,34 @@ bool ends_block(const FlowInfo& f) {
   return f.flow != Flow::Normal || f.action == BlockAction::PopBlock;
 }
 
+// The working arrays of one build, kept for the next: every code object
+// builds a graph, most of a few blocks, and allocating these each time cost
+// more than filling them. (No build starts inside another.)
+struct Scratch {
+  std::vector<std::uint32_t> at_unit;
+  std::vector<bool> leader;
+  std::vector<std::uint32_t> pred_count, start, fill;
+  std::vector<BlockId> stack;
+};
+
+Scratch& scratch() {
+  static thread_local Scratch s;
+  return s;
+}
+
 }  // namespace
 
-GraphBuilder::GraphBuilder(const DecodedCode& code) : code_(code) {
+GraphBuilder::GraphBuilder(const DecodedCode& code) : code_(code), at_unit_(scratch().at_unit) {
   if (code.traits == nullptr) throw Error(ErrorKind::Decode, "cfg: decoded code has no version");
   graph_.code_ = &code;
+  const auto& ins = code.instructions;
+  const std::size_t units = ins.empty() ? 0 : ins.back().end_offset / 2;
+  at_unit_.resize(units + 1);
+  auto next = static_cast<std::uint32_t>(ins.size());
+  for (std::size_t u = units + 1; u-- > 0;) {
+    while (next > 0 && ins[next - 1].offset >= 2 * u) --next;
+    at_unit_[u] = next;
+  }
 }
 
 Graph GraphBuilder::build() {
@@ -52,17 +75,19 @@ std::string GraphBuilder::describe(const Instruction& ins) const {
 
 std::size_t GraphBuilder::instruction_at_or_after(std::uint32_t offset) const {
   const auto& ins = code_.instructions;
-  auto it = std::lower_bound(ins.begin(), ins.end(), offset,
-                             [](const Instruction& i, std::uint32_t v) { return i.offset < v; });
-  while (it != ins.end() && it->opcode == code_.traits->extended_arg) ++it;
-  return static_cast<std::size_t>(it - ins.begin());
+  const std::size_t unit = (std::size_t{offset} + 1) / 2;  // the first at or after `offset`
+  std::size_t i = unit < at_unit_.size() ? at_unit_[unit] : ins.size();
+  while (i < ins.size() && ins[i].opcode == code_.traits->extended_arg) ++i;
+  return i;
 }
 
 BlockId GraphBuilder::block_at_offset(std::uint32_t offset, std::uint32_t from) const {
   const auto& blocks = graph_.blocks_;
-  auto it = std::lower_bound(blocks.begin(), blocks.end(), offset,
-                             [](const Block& b, std::uint32_t v) { return b.begin < v; });
-  if (it == blocks.end() || it->begin != offset) {
+  const auto& ins = code_.instructions;
+  const std::size_t unit = (std::size_t{offset} + 1) / 2;
+  const std::size_t i = unit < at_unit_.size() ? at_unit_[unit] : ins.size();
+  const Block* it = i < ins.size() && ins[i].offset == offset ? &blocks[block_of_instruction_[i]] : nullptr;
+  if (!it || it->begin != offset) {
     throw Error(ErrorKind::Decode,
                 "cfg: control reaches offset " + std::to_string(offset) +
                     ", which does not start an instruction",
@@ -77,7 +102,8 @@ void GraphBuilder::split_blocks() {
   const std::uint32_t code_end = ins.back().end_offset;
 
   // Leaders are marked by code unit of the first EXTENDED_ARG of the group.
-  std::vector<bool> leader(code_end / 2 + 1, false);
+  std::vector<bool>& leader = scratch().leader;
+  leader.assign(code_end / 2 + 1, false);
   std::size_t leaders = 1;  // blocks: the first, and one per other leader
   auto mark = [&](std::uint32_t offset) {
     std::size_t i = instruction_at_or_after(offset);
@@ -170,7 +196,9 @@ void GraphBuilder::finish() {
   auto& blocks = graph_.blocks_;
   auto& edges = graph_.edges_;
   const bool table = code_.traits->has_exception_table();
-  std::vector<std::uint32_t> pred_count(blocks.size() + 1, 0);
+  Scratch& s = scratch();
+  std::vector<std::uint32_t>& pred_count = s.pred_count;
+  pred_count.assign(blocks.size() + 1, 0);
   edges.reserve(blocks.size() * 3);  // at most a fall-through, a target and a handler each
   auto add = [&](BlockId from, BlockId to, EdgeKind kind) {
     edges.push_back(Edge{from, to, kind});
@@ -188,18 +216,21 @@ void GraphBuilder::finish() {
     b.succs = IndexRange{first, static_cast<std::uint32_t>(edges.size())};
   }
   // Predecessor lists: counted, then filled in edge order (so each ascends).
-  std::vector<std::uint32_t> start(blocks.size() + 1, 0);
+  std::vector<std::uint32_t>& start = s.start;
+  start.assign(blocks.size() + 1, 0);
   for (std::size_t i = 0; i < blocks.size(); ++i) start[i + 1] = start[i] + pred_count[i];
   auto& preds = graph_.pred_edges_;
   preds.assign(edges.size(), 0);
-  std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+  std::vector<std::uint32_t>& fill = s.fill;
+  fill.assign(start.begin(), start.end() - 1);
   for (std::uint32_t e = 0; e < edges.size(); ++e) preds[fill[edges[e].to]++] = e;
   for (std::size_t i = 0; i < blocks.size(); ++i)
     blocks[i].preds = std::span<const std::uint32_t>(preds.data() + start[i], pred_count[i]);
 
   // The block-stack pass has marked what it reached; the table needs a search.
   if (table) {
-    std::vector<BlockId> stack{0};
+    std::vector<BlockId>& stack = s.stack;
+    stack.assign(1, 0);
     blocks[0].reachable = true;
     while (!stack.empty()) {
       const BlockId id = stack.back();

@@ -62,6 +62,10 @@ class GraphBuilder {
   std::vector<ExceptionTableEntry> table_;
   // Instruction index -> block (EXTENDED_ARG prefixes included).
   std::vector<BlockId> block_of_instruction_;
+  // Code unit u -> index of the first instruction at byte 2u or later: every
+  // jump target is looked up, and a search per target grew with the code.
+  // (Storage kept between builds, see build.cpp.)
+  std::vector<std::uint32_t>& at_unit_;
 };
 
 }  // namespace unveil::cfg

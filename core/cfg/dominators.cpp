@@ -15,6 +15,10 @@ struct Csr {
   std::vector<std::uint32_t> start{0};
   std::vector<BlockId> items;
 
+  void clear() {
+    start.assign(1, 0);
+    items.clear();
+  }
   void add_row(std::span<const BlockId> row) {
     items.insert(items.end(), row.begin(), row.end());
     start.push_back(static_cast<std::uint32_t>(items.size()));
@@ -24,28 +28,48 @@ struct Csr {
   }
 };
 
+using DfsStack = std::vector<std::pair<BlockId, std::uint32_t>>;
+
+// The working arrays of one tree, kept for the next: a decompile builds two
+// trees per code object, most of them of a few blocks, and allocating these
+// each time cost more than filling them. (Nothing here outlives a build, and
+// no build starts inside another.)
+struct Scratch {
+  std::vector<bool> seen, reach, reaches_exit, is_linked;
+  DfsStack stack;
+  Csr fsucc, rsucc;
+  std::vector<BlockId> linked, walk, forward_po;
+  std::vector<std::uint32_t> rank, fill;
+};
+
+Scratch& scratch() {
+  static thread_local Scratch s;
+  return s;
+}
+
 struct View {
   std::uint32_t nodes = 0;
   BlockId root = 0;
-  Csr succ, pred;
+  Csr pred;
   std::vector<BlockId> forced;
-  // Post-order of `succ` from `root`, when building the view found it already.
-  std::vector<BlockId> post_order;
+  std::vector<BlockId> post_order;  // of the analysed direction, from `root`
 };
 
-// Post-order of the nodes reachable from `root`, successors in row order.
-std::vector<BlockId> post_order(const Csr& succ, std::uint32_t nodes, BlockId root) {
-  std::vector<BlockId> out;
-  std::vector<bool> seen(nodes, false);
-  std::vector<std::pair<BlockId, std::uint32_t>> stack{{root, 0}};
-  seen[root] = true;
+// Post-order of the nodes reachable from `root`, successors in row order, into `out`.
+void post_order(const Csr& succ, std::uint32_t nodes, BlockId root, std::vector<BlockId>& out) {
+  Scratch& s = scratch();
+  out.clear();
+  s.seen.assign(nodes, false);
+  DfsStack& stack = s.stack;
+  stack.assign(1, {root, 0});
+  s.seen[root] = true;
   while (!stack.empty()) {
     auto& [node, next] = stack.back();
     auto row = succ.row(node);
     if (next < row.size()) {
       const BlockId to = row[next++];
-      if (!seen[to]) {
-        seen[to] = true;
+      if (!s.seen[to]) {
+        s.seen[to] = true;
         stack.emplace_back(to, 0);
       }
     } else {
@@ -53,7 +77,6 @@ std::vector<BlockId> post_order(const Csr& succ, std::uint32_t nodes, BlockId ro
       stack.pop_back();
     }
   }
-  return out;
 }
 
 // post_order over the graph's own successor lists along `filter`, without
@@ -63,7 +86,8 @@ std::vector<BlockId> graph_post_order(const Graph& graph, EdgeFilter filter,
   std::vector<BlockId> out;
   out.reserve(graph.size());
   seen.assign(graph.size(), false);
-  std::vector<std::pair<BlockId, std::uint32_t>> stack{{graph.entry(), 0}};
+  DfsStack& stack = scratch().stack;
+  stack.assign(1, {graph.entry(), 0});
   seen[graph.entry()] = true;
   const auto blocks = graph.blocks();
   const auto edges = graph.edges();
@@ -84,9 +108,9 @@ std::vector<BlockId> graph_post_order(const Graph& graph, EdgeFilter filter,
   return out;
 }
 
-Csr filtered(const Graph& graph, EdgeFilter filter, bool successors,
-             const std::vector<bool>& keep, const std::vector<bool>* also = nullptr) {
-  Csr csr;
+void filtered(const Graph& graph, EdgeFilter filter, bool successors, const std::vector<bool>& keep,
+              Csr& csr, const std::vector<bool>* also = nullptr) {
+  csr.clear();
   csr.start.reserve(graph.size() + 1);
   csr.items.reserve(graph.edges().size());
   for (const Block& b : graph.blocks()) {
@@ -103,41 +127,48 @@ Csr filtered(const Graph& graph, EdgeFilter filter, bool successors,
     }
     csr.start.push_back(static_cast<std::uint32_t>(csr.items.size()));
   }
-  return csr;
 }
 
 // The dominator tree needs the predecessors of the reachable blocks (among
 // themselves) and a post-order, which one search of the graph gives along
 // with reachability: the successor rows themselves are never needed.
 View forward_view(const Graph& graph, EdgeFilter filter) {
+  Scratch& s = scratch();
   View v;
   v.nodes = static_cast<std::uint32_t>(graph.size());
   v.root = graph.entry();
-  std::vector<bool> reach;
-  v.post_order = graph_post_order(graph, filter, reach);
-  v.pred = filtered(graph, filter, false, reach);
+  v.post_order = graph_post_order(graph, filter, s.reach);
+  filtered(graph, filter, false, s.reach, v.pred);
   return v;
 }
 
 View reverse_view(const Graph& graph, EdgeFilter filter, const std::vector<bool>* also) {
+  Scratch& s = scratch();
   const auto n = static_cast<std::uint32_t>(graph.size());
   const BlockId exit = n;
   // Every block that runs at all, also one entered only through a handler
   // (code after a `try` whose body always returns): it has post-dominators
   // along the filter's edges like any other.
-  std::vector<bool> reach;
-  graph_post_order(graph, EdgeFilter::all(), reach);
-  const Csr fsucc = filtered(graph, filter, true, reach, also);
-  Csr fpred = filtered(graph, filter, false, reach, also);
+  const std::vector<bool>& reach = s.reach;
+  graph_post_order(graph, EdgeFilter::all(), s.reach);
+  const Csr& fsucc = s.fsucc;
+  filtered(graph, filter, true, reach, s.fsucc, also);
+  // The reversed graph's successors: a block's forward predecessors, then
+  // the exit's row (the linked blocks).
+  Csr& fpred = s.rsucc;
+  filtered(graph, filter, false, reach, s.rsucc, also);
 
   // Exits, then the blocks that reach none of them (infinite loops), linked
   // one at a time from the bottom of the forward order.
-  std::vector<BlockId> linked;
+  std::vector<BlockId>& linked = s.linked;
+  linked.clear();
   for (BlockId b = 0; b < n; ++b) {
     if (reach[b] && fsucc.row(b).empty()) linked.push_back(b);
   }
-  std::vector<bool> reaches_exit(n, false);
-  std::vector<BlockId> stack;
+  std::vector<bool>& reaches_exit = s.reaches_exit;
+  reaches_exit.assign(n, false);
+  std::vector<BlockId>& stack = s.walk;
+  stack.clear();
   auto walk_back_from = [&](BlockId start) {
     if (reaches_exit[start]) return;
     reaches_exit[start] = true;
@@ -155,25 +186,23 @@ View reverse_view(const Graph& graph, EdgeFilter filter, const std::vector<bool>
   };
   for (BlockId b : linked) walk_back_from(b);
   View v;
-  std::vector<BlockId> forward_po = post_order(fsucc, n, graph.entry());
+  post_order(fsucc, n, graph.entry(), s.forward_po);
   // Post-order front = latest in reverse post-order.
-  for (BlockId b : forward_po) {
+  for (BlockId b : s.forward_po) {
     if (!reaches_exit[b]) {
       linked.push_back(b);
       v.forced.push_back(b);
       walk_back_from(b);
     }
   }
-  std::vector<bool> is_linked(n, false);
+  std::vector<bool>& is_linked = s.is_linked;
+  is_linked.assign(n, false);
   for (BlockId b : linked) is_linked[b] = true;
 
   v.nodes = n + 1;
   v.root = exit;
-  // Reversed: a block's successors are its forward predecessors (the rows are
-  // taken over, not copied), the exit's are the linked blocks.
-  v.succ = std::move(fpred);
   std::sort(linked.begin(), linked.end());
-  v.succ.add_row(linked);
+  fpred.add_row(linked);
   v.pred.start.reserve(n + 2);
   v.pred.items.reserve(fsucc.items.size() + linked.size());
   for (BlockId b = 0; b < n; ++b) {
@@ -184,6 +213,7 @@ View reverse_view(const Graph& graph, EdgeFilter filter, const std::vector<bool>
   }
   v.pred.add_row({});
   std::sort(v.forced.begin(), v.forced.end());
+  post_order(fpred, v.nodes, v.root, v.post_order);
   return v;
 }
 
@@ -198,10 +228,11 @@ struct DominatorBuilder {
     t.forced_exits_ = std::move(view.forced);
     const std::uint32_t n = view.nodes;
 
-    std::vector<BlockId> order =
-        view.post_order.empty() ? post_order(view.succ, n, view.root) : std::move(view.post_order);
+    Scratch& s = scratch();
+    std::vector<BlockId> order = std::move(view.post_order);
     std::reverse(order.begin(), order.end());
-    std::vector<std::uint32_t> rank(n, kNone);
+    std::vector<std::uint32_t>& rank = s.rank;
+    rank.assign(n, kNone);
     for (std::uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
 
     // CHK: iterate to a fixed point in reverse post-order; `intersect` walks
@@ -233,31 +264,32 @@ struct DominatorBuilder {
 
     // Children lists (by increasing id), then a DFS numbering of the tree for
     // O(1) dominance queries.
-    std::vector<std::uint32_t> count(n + 1, 0);
+    std::vector<std::uint32_t>& count = t.child_start_;
+    count.assign(n + 1, 0);
     for (BlockId b = 0; b < n; ++b) {
       if (idom[b] != kNone && b != view.root) ++count[idom[b] + 1];
     }
     for (std::uint32_t i = 0; i < n; ++i) count[i + 1] += count[i];
-    t.child_start_ = count;
     t.child_items_.assign(count[n], kNone);
-    std::vector<std::uint32_t> fill(count.begin(), count.end() - 1);
+    std::vector<std::uint32_t>& fill = s.fill;
+    fill.assign(count.begin(), count.end() - 1);
     for (BlockId b = 0; b < n; ++b) {
       if (idom[b] != kNone && b != view.root) t.child_items_[fill[idom[b]]++] = b;
     }
-    t.pre_.assign(n, kNone);
-    t.post_number_.assign(n, kNone);
+    t.number_.assign(n, {kNone, kNone});
     std::uint32_t pre = 0, postn = 0;
-    std::vector<std::pair<BlockId, std::uint32_t>> stack{{view.root, 0}};
-    t.pre_[view.root] = pre++;
+    DfsStack& stack = s.stack;
+    stack.assign(1, {view.root, 0});
+    t.number_[view.root].pre = pre++;
     while (!stack.empty()) {
       auto& [node, next] = stack.back();
       const std::uint32_t end = t.child_start_[node + 1] - t.child_start_[node];
       if (next < end) {
         const BlockId c = t.child_items_[t.child_start_[node] + next++];
-        t.pre_[c] = pre++;
+        t.number_[c].pre = pre++;
         stack.emplace_back(c, 0);
       } else {
-        t.post_number_[node] = postn++;
+        t.number_[node].post = postn++;
         stack.pop_back();
       }
     }
@@ -274,7 +306,10 @@ std::vector<BlockId> reverse_post_order(const Graph& graph, EdgeFilter filter) {
   const auto n = static_cast<std::uint32_t>(graph.size());
   if (n == 0) return {};
   std::vector<bool> all(n, true);
-  std::vector<BlockId> order = post_order(filtered(graph, filter, true, all), n, graph.entry());
+  Csr succ;
+  filtered(graph, filter, true, all, succ);
+  std::vector<BlockId> order;
+  post_order(succ, n, graph.entry(), order);
   std::reverse(order.begin(), order.end());
   return order;
 }
@@ -291,11 +326,6 @@ DominatorTree DominatorTree::post_dominators(const Graph& graph, EdgeFilter filt
 BlockId DominatorTree::idom(BlockId id) const noexcept {
   if (id >= idom_.size() || id == root_) return kNoBlock;
   return idom_[id];
-}
-
-bool DominatorTree::dominates(BlockId a, BlockId b) const noexcept {
-  if (!contains(a) || !contains(b)) return false;
-  return pre_[a] <= pre_[b] && post_number_[b] <= post_number_[a];
 }
 
 std::span<const BlockId> DominatorTree::children(BlockId id) const {

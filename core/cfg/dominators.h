@@ -43,11 +43,15 @@ class DominatorTree {
   std::size_t node_count() const noexcept { return idom_.size(); }
 
   // Whether the block is in the tree (reachable from the root).
-  bool contains(BlockId id) const noexcept { return id < idom_.size() && pre_[id] != kNoBlock; }
+  bool contains(BlockId id) const noexcept { return id < idom_.size() && number_[id].pre != kNoBlock; }
   // The immediate (post-)dominator; kNoBlock for the root and for blocks not in the tree.
   BlockId idom(BlockId id) const noexcept;
-  // Reflexive; false when either block is not in the tree. O(1).
-  bool dominates(BlockId a, BlockId b) const noexcept;
+  // Reflexive; false when either block is not in the tree. O(1), and inline:
+  // the structurer asks it in most of its decisions.
+  bool dominates(BlockId a, BlockId b) const noexcept {
+    if (!contains(a) || !contains(b)) return false;
+    return number_[a].pre <= number_[b].pre && number_[b].post <= number_[a].post;
+  }
   bool strictly_dominates(BlockId a, BlockId b) const noexcept { return a != b && dominates(a, b); }
   // Children in the tree, in increasing id order.
   std::span<const BlockId> children(BlockId id) const;
@@ -68,7 +72,11 @@ class DominatorTree {
   BlockId root_ = 0;
   std::vector<BlockId> idom_;   // root: itself; not in tree: kNoBlock
   std::vector<BlockId> order_;
-  std::vector<std::uint32_t> pre_, post_number_;  // tree DFS numbering, kNoBlock if absent
+  // Tree DFS numbering, kNoBlock if absent; side by side, as dominates() reads both.
+  struct Numbers {
+    std::uint32_t pre, post;
+  };
+  std::vector<Numbers> number_;
   std::vector<std::uint32_t> child_start_;
   std::vector<BlockId> child_items_;
   std::vector<std::uint32_t> pred_start_;  // predecessors in the analysed direction

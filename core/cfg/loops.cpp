@@ -14,7 +14,11 @@ namespace {
 // header: find(b) is the outermost collapsed loop header found so far for b.
 class Collapse {
  public:
-  explicit Collapse(std::size_t n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0); }
+  // `parent` is working storage, overwritten.
+  Collapse(std::vector<BlockId>& parent, std::size_t n) : parent_(parent) {
+    parent_.resize(n);
+    std::iota(parent_.begin(), parent_.end(), 0);
+  }
   BlockId find(BlockId b) {
     BlockId root = b;
     while (parent_[root] != root) root = parent_[root];
@@ -24,15 +28,39 @@ class Collapse {
   void attach(BlockId child, BlockId header) { parent_[child] = header; }
 
  private:
-  std::vector<BlockId> parent_;
+  std::vector<BlockId>& parent_;
 };
 
 // Depth-first preorder of the blocks reachable along `filter` (an outer
 // header always precedes the headers of loops nested in it: it dominates them).
-std::vector<BlockId> preorder(const Graph& graph, EdgeFilter filter) {
-  std::vector<BlockId> out;
-  std::vector<bool> seen(graph.size(), false);
-  std::vector<std::pair<BlockId, std::uint32_t>> stack{{graph.entry(), 0}};
+// The working arrays of one search, kept for the next: every code object
+// looks for loops, most have a few blocks and none, and allocating these
+// each time cost more than filling them. (No search starts inside another.)
+struct Scratch {
+  std::vector<bool> is_back, on_stack;
+  std::vector<std::pair<BlockId, BlockId>> back;  // (header, latch) per back edge
+  std::vector<std::uint32_t> index, low;
+  std::vector<BlockId> scc_stack, component;
+  std::vector<std::pair<BlockId, std::uint32_t>> stack;
+  // The loop walk's.
+  std::vector<bool> seen;
+  std::vector<BlockId> parent, pre, work, members;
+  std::vector<std::uint32_t> mark, first_back;
+  std::vector<LoopId> created;
+};
+
+Scratch& scratch() {
+  static thread_local Scratch s;
+  return s;
+}
+
+void preorder(const Graph& graph, EdgeFilter filter, std::vector<BlockId>& out) {
+  Scratch& s = scratch();
+  out.clear();
+  std::vector<bool>& seen = s.seen;
+  seen.assign(graph.size(), false);
+  auto& stack = s.stack;
+  stack.assign(1, {graph.entry(), 0});
   seen[graph.entry()] = true;
   out.push_back(graph.entry());
   while (!stack.empty()) {
@@ -49,7 +77,6 @@ std::vector<BlockId> preorder(const Graph& graph, EdgeFilter filter) {
       stack.pop_back();
     }
   }
-  return out;
 }
 
 // Tarjan's strongly connected components, iteratively, over the blocks in the
@@ -58,19 +85,26 @@ std::vector<std::vector<BlockId>> cyclic_components(const Graph& graph, const Do
                                                     const std::vector<bool>& is_back) {
   const std::size_t n = graph.size();
   constexpr std::uint32_t kUnvisited = 0xffffffffu;
-  std::vector<std::uint32_t> index(n, kUnvisited), low(n, 0);
-  std::vector<bool> on_stack(n, false);
-  std::vector<BlockId> scc_stack;
+  Scratch& s = scratch();
+  std::vector<std::uint32_t>& index = s.index;
+  std::vector<std::uint32_t>& low = s.low;
+  index.assign(n, kUnvisited);
+  low.assign(n, 0);
+  std::vector<bool>& on_stack = s.on_stack;
+  on_stack.assign(n, false);
+  std::vector<BlockId>& scc_stack = s.scc_stack;
+  scc_stack.clear();
   std::vector<std::vector<BlockId>> out;
   // One buffer for every component: almost all are a single block, and a
   // vector each was an allocation per block.
-  std::vector<BlockId> component;
+  std::vector<BlockId>& component = s.component;
   std::uint32_t counter = 0;
   const EdgeFilter filter = dom.filter();
 
   for (BlockId start : dom.order()) {
     if (index[start] != kUnvisited) continue;
-    std::vector<std::pair<BlockId, std::uint32_t>> stack{{start, 0}};
+    auto& stack = s.stack;
+    stack.assign(1, {start, 0});
     index[start] = low[start] = counter++;
     scc_stack.push_back(start);
     on_stack[start] = true;
@@ -122,17 +156,27 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
   f.innermost_.assign(n, kNoLoop);
   f.header_of_.assign(n, kNoLoop);
 
-  // Back edges and, per header, its latches.
-  std::vector<bool> is_back(graph.edges().size(), false);
-  std::vector<std::vector<BlockId>> latches(n);
+  // Back edges and, per header, its latches (a run of `back` once sorted).
+  Scratch& s = scratch();
+  std::vector<bool>& is_back = s.is_back;
+  is_back.assign(graph.edges().size(), false);
+  std::vector<std::pair<BlockId, BlockId>>& back = s.back;
+  back.clear();
   for (std::uint32_t e = 0; e < graph.edges().size(); ++e) {
     const Edge& edge = graph.edges()[e];
     if (!f.filter_.accepts(edge.kind) || !dom.contains(edge.from)) continue;
     if (dom.dominates(edge.to, edge.from)) {
       is_back[e] = true;
       f.back_edges_.push_back(e);
-      latches[edge.to].push_back(edge.from);
+      back.emplace_back(edge.to, edge.from);
     }
+  }
+  std::sort(back.begin(), back.end());
+  // Where each header's run starts (none: not a header).
+  std::vector<std::uint32_t>& first_back = s.first_back;
+  if (!back.empty()) {
+    first_back.assign(n, kNoLoop);
+    for (std::uint32_t k = static_cast<std::uint32_t>(back.size()); k-- > 0;) first_back[back[k].first] = k;
   }
 
   // No back edge, no loop (most functions): skip the walk and its per-block tables.
@@ -140,22 +184,25 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
     // Headers innermost first (reverse preorder). Walking back from the latches
     // gathers the blocks whose innermost loop this is; an already-found inner
     // loop is met as its (collapsed) header and becomes a child.
-    Collapse collapse(n);
-    std::vector<BlockId> headers;  // in the order loops are created
-    std::vector<std::uint32_t> mark(n, kNoLoop);  // loop being walked that saw the block
-    std::vector<BlockId> work;
-    const std::vector<BlockId> pre = preorder(graph, f.filter_);
-    std::vector<LoopId> created(n, kNoLoop);  // header -> temporary loop index
+    Collapse collapse(s.parent, n);
+    std::vector<std::uint32_t>& mark = s.mark;  // loop being walked that saw the block
+    mark.assign(n, kNoLoop);
+    std::vector<BlockId>& work = s.work;
+    work.clear();
+    const std::vector<BlockId>& pre = s.pre;
+    preorder(graph, f.filter_, s.pre);
+    std::vector<LoopId>& created = s.created;  // header -> temporary loop index
+    created.assign(n, kNoLoop);
     std::vector<Loop> found;
     for (auto it = pre.rbegin(); it != pre.rend(); ++it) {
       const BlockId h = *it;
-      if (latches[h].empty()) continue;
+      if (first_back[h] == kNoLoop) continue;
+      auto latch = back.begin() + std::ptrdiff_t(first_back[h]);
       const auto id = static_cast<LoopId>(found.size());
       Loop loop;
       loop.header = h;
-      loop.latches = latches[h];
-      std::sort(loop.latches.begin(), loop.latches.end());
-      loop.latches.erase(std::unique(loop.latches.begin(), loop.latches.end()), loop.latches.end());
+      for (; latch != back.end() && latch->first == h; ++latch)  // sorted: drop repeats
+        if (loop.latches.empty() || loop.latches.back() != latch->second) loop.latches.push_back(latch->second);
       loop.own_blocks.push_back(h);
       mark[h] = id;
       for (BlockId l : loop.latches) {
@@ -165,7 +212,8 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
           work.push_back(r);
         }
       }
-      std::vector<BlockId> members;
+      std::vector<BlockId>& members = s.members;
+      members.clear();
       while (!work.empty()) {
         const BlockId x = work.back();
         work.pop_back();

@@ -200,7 +200,9 @@ class Unparser {
   // `names` and `pass` give the default mapping, used unless options.name_mapper is set.
   Unparser(const UnparseOptions& options, DefaultNames* names = nullptr,
            DefaultNames::Pass pass = DefaultNames::Pass::Check)
-      : options_(options), names_(names), pass_(pass) {}
+      : options_(options), names_(names), pass_(pass) {
+    out_.reserve(512);  // most code objects print in fewer bytes: no regrowth on the way
+  }
 
   std::string take() { return std::move(out_); }
 

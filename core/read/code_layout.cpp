@@ -217,7 +217,7 @@ CodeObject build_code_object(const RawCode& raw, const VersionTraits& version,
   return co;
 }
 
-CodeObject build_code_object(CodeObject co, const RawCode& raw, const VersionTraits& version) {
+void complete_code_object(CodeObject& co, const RawCode& raw, const VersionTraits& version) {
   co.version_minor = version.minor;
   co.argcount = count(raw.argcount, "co_argcount");
   co.posonlyargcount = count(raw.posonlyargcount, "co_posonlyargcount");
@@ -240,7 +240,6 @@ CodeObject build_code_object(CodeObject co, const RawCode& raw, const VersionTra
     derive_split(co);
     check_arguments(co, raw, raw.localsplusnames.offset, "co_localsplusnames");
   }
-  return co;
 }
 
 }  // namespace unveil::detail

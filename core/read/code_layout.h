@@ -47,7 +47,8 @@ CodeObject build_code_object(const RawCode& raw, const VersionTraits& version,
 // The same from fields already read as plain values (the bindings take them
 // from a live code object, whose fields have their types): `co` holds the
 // fields this version stores, `raw` the counts. The same checks and derived
-// views, without an object for every name on the way.
-CodeObject build_code_object(CodeObject co, const RawCode& raw, const VersionTraits& version);
+// views, without an object for every name on the way. Completes `co` where
+// it is (it is big: moving it in and out cost more than the checks).
+void complete_code_object(CodeObject& co, const RawCode& raw, const VersionTraits& version);
 
 }  // namespace unveil::detail

@@ -1473,32 +1473,44 @@ Structurer::Cond Structurer::collapse_into(BlockId first, Cond c, const lift::St
   };
   // A block entered from several links joins the chain those links are all in.
   const std::size_t own_from = used.size();
-  auto all_links_mine = [&](BlockId fed, const std::vector<BlockId>& taken) {
+  // (`end`: the links taken before this try; a try only appends to `used`.)
+  auto all_links_mine = [&](BlockId fed, std::size_t end) {
     bool mine = true;
+    const auto taken_end = used.begin() + std::ptrdiff_t(end);
     graph_.for_each_predecessor(fed, kFlow, [&](const cfg::Edge& e) {
       mine = mine && (e.from == first ||
-                      std::find(taken.begin() + std::ptrdiff_t(own_from), taken.end(), e.from) != taken.end());
+                      std::find(used.begin() + std::ptrdiff_t(own_from), taken_end, e.from) != taken_end);
     });
     return mine;
   };
   // The block fed is taken with its own chain first; else alone (`(a and b)
-  // or c`: b's own chain `b or c` is not what a shares).
+  // or c`: b's own chain `b or c` is not what a shares). A try appends its
+  // blocks to `used` and a failed one is cut off again: no copy per try.
+  struct CutOff {  // a try that fails (or throws) leaves `used` as it found it
+    std::vector<BlockId>& v;
+    std::size_t size;
+    bool keep = false;
+    ~CutOff() {
+      if (!keep) v.resize(size);
+    }
+  };
   auto grow = [&](bool whole) {
     for (bool on_true : {true, false}) {
       BlockId fed = on_true ? c.t : c.f;
-      std::vector<BlockId> trial = used;
+      const std::size_t before = used.size();
+      CutOff cut{used, before};
       std::optional<Cond> joined;
       if (whole) {
-        if (auto x = compound_condition(fed, stack, trial, depth); x && (!x->shared || all_links_mine(fed, used)))
+        if (auto x = compound_condition(fed, stack, used, depth); x && (!x->shared || all_links_mine(fed, before)))
           joined = joins(*x, on_true);
       } else if (depth < 64 && std::find(used.begin(), used.end(), fed) == used.end()) {
-        if (auto x = pure_condition(fed, stack); x && (!x->shared || all_links_mine(fed, used))) {
-          trial.push_back(fed);
+        if (auto x = pure_condition(fed, stack); x && (!x->shared || all_links_mine(fed, before))) {
+          used.push_back(fed);
           joined = joins(*x, on_true);
         }
       }
       if (joined) {
-        used = std::move(trial);
+        cut.keep = true;
         c = *joined;
         return true;
       }
