@@ -395,7 +395,9 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
         Region& r = regions_.back();
         // Leaving through NOPs and forward jumps (each arm of an if gets
         // its own) is leaving where they lead.
-        if (r.exit != kNoBlock && r.exit != b) {
+        if (r.exit != kNoBlock && r.exit != b && (copies_block(b, r.exit) || copies_block(r.exit, b))) {
+          b = r.exit;  // (copies of one exit that ends the frame)
+        } else if (r.exit != kNoBlock && r.exit != b) {
           // (Where the two ways out meet: later code may reach the blocks after that too.)
           std::vector<BlockId> mine{b}, theirs{r.exit};
           for (int hops = 0; hops < 16 && through_jumps(mine.back()) != mine.back(); ++hops)
@@ -792,7 +794,20 @@ bool Structurer::leaves_region(BlockId b, std::size_t stack_depth) const {
   // Likewise any exit that ends the frame and is not the region's own exit
   // (the last one in code order: inline copies come first).
   BlockId expected = regions_.back().expected_exit;
-  if (expected != kNoBlock && b != expected && dead_end(b)) return false;
+  // (3.10+ gives each way out its own copy of an exit that ends the frame:
+  // a with's __exit__ call and the final `return None`. A copy is the exit
+  // too, but not from a loop inside the region: there it is a `return`.)
+  const bool loop_inside = !context_.empty() && context_.back().regions == regions_.size();
+  if (expected != kNoBlock && b != expected && dead_end(b) && (loop_inside || !copies_block(b, expected)))
+    return false;
+  // (Also one that only unwinds enclosing regions on its way to ending the
+  // frame, `return` through a try/finally around, when the region's own
+  // exit goes on.)
+  constexpr auto kAnywhere = std::numeric_limits<std::uint32_t>::max();
+  if (expected != kNoBlock && b != expected && !dead_end(b) && only_ends_frame(b, kAnywhere) &&
+      (handler_kind(regions_.back().handler) != HandlerKind::Except || !only_ends_frame(expected, kAnywhere)))
+    return false;
+  if (!raising_finally_.empty() && raising_finally_.back() == regions_.size() && dead_end(b)) return false;
   // ≤3.9 a try/except body goes on by POP_BLOCK; JUMP_FORWARD: one that
   // ends the frame right after POP_BLOCK is a `return` inside the body.
   if (expected == kNoBlock && dead_end(b) && handler_kind(regions_.back().handler) == HandlerKind::Except &&
@@ -906,8 +921,17 @@ Structurer::HandlerKind Structurer::handler_kind(BlockId h) const {
 lift::Stack Structurer::handler_stack(BlockId protected_block, const lift::Stack& stack) const {
   const auto& h = graph_.block(protected_block).handler;
   lift::Stack out = stack;
-  if (h->depth > out.size()) fail(protected_block, "handler depth above the stack");
-  out.resize(h->depth);
+  // (3.8 enters a finally body with BEGIN_FINALLY's NULL or with the six
+  // items of an exception: a try inside it has the deeper depth statically,
+  // the stack it was entered with at run time.)
+  // (Five more per finally body it is in.)
+  const std::size_t finally_bodies =
+      lift::version_row(code_.traits->minor).finally_subroutine
+          ? std::size_t(std::count_if(clauses_.begin(), clauses_.end(), [](const Clause& c) { return c.finally; }))
+          : 0;
+  const std::size_t above = h->depth > out.size() ? h->depth - out.size() : 0;
+  if (above % 5 != 0 || above > 5 * finally_bodies) fail(protected_block, "handler depth above the stack");
+  out.resize(std::min<std::size_t>(h->depth, out.size()));
   Item exc = Item::of(Item::Kind::Exception);
   exc.sink = std::make_shared<lift::TargetSink>();
   if (h->pushed == 6) {
@@ -1018,9 +1042,20 @@ namespace {
 bool strip_inline_finally(ast::StmtList& body, const ast::StmtList& fin, const std::string& fin_text,
                           bool in_inner_loop = false) {
   bool ok = true;
-  for (std::size_t k = 0; k < body.size(); ++k) {
+  auto leaves_at = [&](std::size_t k) {
     const ast::StmtPtr& st = body[k];
-    bool leaves = st->is<ast::Return>() || (!in_inner_loop && (st->is<ast::Break>() || st->is<ast::Continue>()));
+    return st->is<ast::Return>() || (!in_inner_loop && (st->is<ast::Break>() || st->is<ast::Continue>()));
+  };
+  for (std::size_t k = 0; k < body.size(); ++k) {
+    // The copy first: a finally body may `return` itself (inside an if).
+    if (!fin.empty() && k + fin.size() < body.size() && leaves_at(k + fin.size()) &&
+        unparse(ast::StmtList(body.begin() + std::ptrdiff_t(k), body.begin() + std::ptrdiff_t(k + fin.size()))) ==
+            fin_text) {
+      body.erase(body.begin() + std::ptrdiff_t(k), body.begin() + std::ptrdiff_t(k + fin.size()));
+      continue;  // (k is now the statement that leaves)
+    }
+    const ast::StmtPtr& st = body[k];
+    bool leaves = leaves_at(k);
     if (leaves) {
       if (k < fin.size()) return false;
       ast::StmtList copy(body.begin() + std::ptrdiff_t(k - fin.size()), body.begin() + std::ptrdiff_t(k));
@@ -1195,7 +1230,9 @@ BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
     mark(handler);
     lift::Stack hs = handler_stack(b, entry_stack);
     emitted_[handler] = false;
+    raising_finally_.push_back(regions_.size());
     Seq fin = sequence(handler, kNoBlock, hs);
+    raising_finally_.pop_back();
     ast::StmtList body_stmts = body.stmts;
     // `return` inside try: the finally copy sits just before it.
     if (!fin.stmts.empty() && !strip_inline_finally(body_stmts, fin.stmts, unparse(fin.stmts)))
@@ -2517,6 +2554,7 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
     // the block).
     const bool for_loop = graph_.last_instruction(h).op() == Op::FOR_ITER;
     auto breaks = [&](BlockId x) {
+      if (dom_.dominates(exit, x)) return false;  // (after the loop's own end: not a break)
       if (pops_then_jumps(x)) return true;
       const BlockId to = jump_successor(x);
       bool from_body = false;  // entered from the loop's body, as a break is
@@ -2528,7 +2566,7 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
       });
       return for_loop && from_body && pops_before_last(graph_, x) &&
              fall_successor(x) == kNoBlock && to != kNoBlock && graph_.block(to).begin > graph_.block(x).begin &&
-             loops_.innermost(x) == loops_.loop(loop).parent && !dom_.dominates(exit, x);
+             loops_.innermost(x) == loops_.loop(loop).parent;
     };
     BlockId after = kNoBlock;
     for (const cfg::Block& blk : graph_.blocks()) {
@@ -2575,8 +2613,17 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
     }
     BlockId t = jump_successor(latch), f = fall_successor(latch);
     if (t == kNoBlock || f == kNoBlock) continue;
-    if (!loops_.contains(loop, t)) return end_at(t);
-    if (!loops_.contains(loop, f)) return end_at(f);
+    // (≤3.9 tests `while c:` at the top: a test at the bottom is `if c:
+    // raise` that ends the body, its jump back to the head threaded, when
+    // the loop also goes on elsewhere.)
+    const BlockId out = !loops_.contains(loop, t) ? t : !loops_.contains(loop, f) ? f : kNoBlock;
+    if (out == kNoBlock) continue;
+    if (lift::version_row(code_.traits->minor).while_test_at_top &&
+        only_ends_frame(out, std::numeric_limits<std::uint32_t>::max()) &&
+        std::any_of(targets.begin(), targets.end(),
+                    [&](BlockId to) { return !only_ends_frame(to, std::numeric_limits<std::uint32_t>::max()); }))
+      continue;
+    return end_at(out);
   }
   BlockId best = kNoBlock;
   for (BlockId to : targets) {

@@ -282,6 +282,10 @@ class Structurer {
   lift::Lifter lifter_;
   std::vector<LoopContext> context_;
   std::vector<Region> regions_;
+  // regions_.size() when each finally body run on the exception path began
+  // (3.9+): it goes on only by re-raising, so leaving a region there to
+  // end the frame is a `return`, not the end of that region's body.
+  std::vector<std::size_t> raising_finally_;
   std::vector<Clause> clauses_;
   std::vector<cfg::BlockId> used_handlers_;
   std::vector<bool> emitted_;
