@@ -574,6 +574,13 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
             return false;
           };
           if (eff.pop_except && unwinds_outer_then_returns()) break;
+          // ≤3.9 a clause goes on by POP_EXCEPT; JUMP_FORWARD: what follows
+          // POP_EXCEPT and only unwinds on its way to ending the frame
+          // (POP_BLOCK, a finally's CALL_FINALLY) is the clause's `return`.
+          if (eff.pop_except && !lift::version_row(code_.traits->minor).copies_final_return &&
+              !graph_.last_instruction(prev).jump_target && !only_jumps(b) && single_entry(b) &&
+              only_ends_frame(b, std::numeric_limits<std::uint32_t>::max()))
+            break;
           if (!context_.empty() && context_.back().continues_at(b) && written_continue) {
             out.stmts.push_back(ast::continue_());
           } else if (!context_.empty() && b == context_.back().follow) {
@@ -804,8 +811,11 @@ bool Structurer::leaves_region(BlockId b, std::size_t stack_depth) const {
   // frame, `return` through a try/finally around, when the region's own
   // exit goes on.)
   constexpr auto kAnywhere = std::numeric_limits<std::uint32_t>::max();
+  // (A try/except body goes on by a jump; 3.10 may copy what follows it, so
+  // that it ends the frame too.)
   if (expected != kNoBlock && b != expected && !dead_end(b) && only_ends_frame(b, kAnywhere) &&
-      (handler_kind(regions_.back().handler) != HandlerKind::Except || !only_ends_frame(expected, kAnywhere)))
+      (handler_kind(regions_.back().handler) != HandlerKind::Except || !only_ends_frame(expected, kAnywhere) ||
+       (only_jumps(expected) && !only_jumps(b))))
     return false;
   if (!raising_finally_.empty() && raising_finally_.back() == regions_.size() && dead_end(b)) return false;
   // ≤3.9 a try/except body goes on by POP_BLOCK; JUMP_FORWARD: one that
