@@ -773,10 +773,21 @@ BlockId Structurer::expected_exit(BlockId handler) const {
   for (const cfg::Block& blk : graph_.blocks()) {
     auto chain = handler_chain(blk.id);
     if (std::find(chain.begin(), chain.end(), handler) == chain.end()) continue;
+    // (3.11+ leaves a NOP between protected ranges unprotected: one that
+    // goes on inside the region is not a way out of it.)
+    auto protected_gap = [&](BlockId x) {
+      for (const Instruction& i : graph_.instructions(x))
+        if (i.op() != Op::NOP && i.op() != Op::EXTENDED_ARG) return false;
+      const BlockId next = fall_successor(x);
+      if (next == kNoBlock || jump_successor(x) != kNoBlock) return false;
+      auto c = handler_chain(next);
+      return std::find(c.begin(), c.end(), handler) != c.end();
+    };
     graph_.for_each_successor(blk.id, kFlow, [&](const cfg::Edge& e) {
       auto c = handler_chain(e.to);
       if (std::find(c.begin(), c.end(), handler) != c.end()) return;
       if (with && unwinds_then_returns(e.to)) return;
+      if (protected_gap(e.to)) return;
       auto later = [&](BlockId cur) { return cur == kNoBlock || graph_.block(e.to).begin > graph_.block(cur).begin; };
       if (later(any)) any = e.to;
       if (!dead_end(e.to) && later(going_on)) going_on = e.to;
@@ -1261,6 +1272,7 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
   lift::Stack st = handler_stack(b, out.stack);
   std::vector<ast::ExceptHandler> handlers;
   Join join;
+  const BlockId left_before = regions_.empty() ? kNoBlock : regions_.back().exit;
   TailCopy tail;
   BlockId c = handler;
   for (int guard = 0; guard < 1000; ++guard) {
@@ -1298,7 +1310,18 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
   BlockId next = join.block != kNoBlock ? join.block : done.exit;
   ast::StmtList orelse;
   lift::Stack after_stack = body.stack;
-  if (join.block != kNoBlock && done.exit != kNoBlock && done.exit != join.block) {
+  // Clauses that leave the enclosing try body (a break out of a loop in
+  // them jumps past the else to its end): the body's way on up to there is
+  // the else, not code after the try that the clauses would run too.
+  const BlockId clauses_left = regions_.empty() ? kNoBlock : regions_.back().exit;
+  if (join.block == kNoBlock && done.exit != kNoBlock && clauses_left != kNoBlock && clauses_left != left_before &&
+      clauses_left != done.exit) {
+    Seq e = sequence(done.exit, clauses_left, body.stack);
+    if (!e.open || e.left) fail(done.exit, "except clauses leave the try body where its else does not go");
+    orelse = e.stmts;
+    next = clauses_left;
+    after_stack = e.stack;
+  } else if (join.block != kNoBlock && done.exit != kNoBlock && done.exit != join.block) {
     Seq e = sequence(done.exit, join.block, body.stack);
     orelse = e.stmts;
     if (e.left) {
