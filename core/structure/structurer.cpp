@@ -395,9 +395,7 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
         Region& r = regions_.back();
         // Leaving through NOPs and forward jumps (each arm of an if gets
         // its own) is leaving where they lead.
-        if (r.exit != kNoBlock && r.exit != b && (copies_block(b, r.exit) || copies_block(r.exit, b))) {
-          b = r.exit;  // (copies of one exit that ends the frame)
-        } else if (r.exit != kNoBlock && r.exit != b) {
+        if (r.exit != kNoBlock && r.exit != b) {
           // (Where the two ways out meet: later code may reach the blocks after that too.)
           std::vector<BlockId> mine{b}, theirs{r.exit};
           for (int hops = 0; hops < 16 && through_jumps(mine.back()) != mine.back(); ++hops)
@@ -812,12 +810,7 @@ bool Structurer::leaves_region(BlockId b, std::size_t stack_depth) const {
   // Likewise any exit that ends the frame and is not the region's own exit
   // (the last one in code order: inline copies come first).
   BlockId expected = regions_.back().expected_exit;
-  // (3.10+ gives each way out its own copy of an exit that ends the frame:
-  // a with's __exit__ call and the final `return None`. A copy is the exit
-  // too, but not from a loop inside the region: there it is a `return`.)
-  const bool loop_inside = !context_.empty() && context_.back().regions == regions_.size();
-  if (expected != kNoBlock && b != expected && dead_end(b) && (loop_inside || !copies_block(b, expected)))
-    return false;
+  if (expected != kNoBlock && b != expected && dead_end(b)) return false;
   // (Also one that only unwinds enclosing regions on its way to ending the
   // frame, `return` through a try/finally around, when the region's own
   // exit goes on.)
@@ -829,6 +822,16 @@ bool Structurer::leaves_region(BlockId b, std::size_t stack_depth) const {
        (only_jumps(expected) && !only_jumps(b))))
     return false;
   if (!raising_finally_.empty() && raising_finally_.back() == regions_.size() && dead_end(b)) return false;
+  // (Also from a try inside that finally body: the finally goes on by
+  // re-raising, so a return reached only from there is a `return`.)
+  if (!raising_finally_.empty() && raising_finally_.back() < regions_.size() && single_entry(b)) {
+    BlockId x = b;
+    for (int hops = 0; hops < 8 && x != kNoBlock && jump_successor(x) == kNoBlock; ++hops) {
+      const Op last = graph_.last_instruction(x).op();
+      if (last == Op::RETURN_VALUE || last == Op::RETURN_CONST) return false;
+      x = fall_successor(x);
+    }
+  }
   // ≤3.9 a try/except body goes on by POP_BLOCK; JUMP_FORWARD: one that
   // ends the frame right after POP_BLOCK is a `return` inside the body.
   if (expected == kNoBlock && dead_end(b) && handler_kind(regions_.back().handler) == HandlerKind::Except &&
