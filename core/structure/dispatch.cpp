@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -12,6 +13,7 @@
 #include "ast/rewrite.h"
 #include "cfg/graph.h"
 #include "decode/argument.h"
+#include "lift/operators.h"
 #include "lift/version_table.h"
 #include "support/error.h"
 
@@ -236,6 +238,7 @@ class Dispatcher {
       auto* n = e ? e->value->as<ast::Name>() : nullptr;
       if (!(n && is_slot(n->id))) out.push_back(std::move(s));
     }
+    out = keep_in_place_operators(st, std::move(out));
     const BlockId b = st.block;
     switch (eff.term.kind) {
       case TK::Exit:
@@ -281,6 +284,51 @@ class Dispatcher {
         refuse("await or yield from");
     }
     refuse("an unknown block end");
+  }
+
+  // `x += v` whose `x` was loaded before a branch (v is `a if c else b`)
+  // reaches the lifter as `x = _s0 + _s1`, which would not call __iadd__:
+  // such stores become `_s0 += _s1; x = _s0`. An in-place result that no
+  // store explains (spilled to the next block) is refused.
+  ast::StmtList keep_in_place_operators(const State& st, ast::StmtList stmts) const {
+    auto ins = graph_.instructions(st.block);
+    std::size_t inplace = 0;
+    for (std::size_t k = st.first; k < ins.size(); ++k) {
+      if (!ins[k].info) continue;
+      std::optional<lift::BinaryOperator> op;
+      if (ins[k].op() == Op::BINARY_OP)
+        op = lift::binary_by_symbol(resolve_argument(code_, ins[k]).text);
+      else if (ins[k].name().starts_with("INPLACE_"))
+        op = lift::binary_by_opname(ins[k].name());
+      if (op && op->inplace) ++inplace;
+    }
+    if (inplace == 0) return stmts;
+    std::size_t written = 0;
+    std::vector<std::size_t> spilled;
+    for (std::size_t k = 0; k < stmts.size(); ++k) {
+      if (stmts[k]->is<ast::AugAssign>()) ++written;
+      auto* a = stmts[k]->as<ast::Assign>();
+      auto* bin = a && a->targets.size() == 1 ? a->value->as<ast::BinOp>() : nullptr;
+      auto* left = bin ? bin->left->as<ast::Name>() : nullptr;
+      if (left && is_slot(left->id)) spilled.push_back(k);
+    }
+    if (written == inplace) return stmts;
+    if (written + spilled.size() != inplace) refuse("an in-place operator whose operand or result crosses blocks");
+    ast::StmtList out;
+    std::size_t next = 0;
+    for (std::size_t k = 0; k < stmts.size(); ++k) {
+      if (next < spilled.size() && spilled[next] == k) {
+        ++next;
+        auto* a = stmts[k]->as<ast::Assign>();
+        auto* bin = a->value->as<ast::BinOp>();
+        const std::string& slot_name = bin->left->as<ast::Name>()->id;
+        out.push_back(ast::aug_assign(ast::name(slot_name, ast::ExprContext::Store), bin->op, bin->right));
+        out.push_back(ast::assign(a->targets[0], ast::name(slot_name)));
+      } else {
+        out.push_back(std::move(stmts[k]));
+      }
+    }
+    return out;
   }
 
   // Markers the structurer would have rebuilt (comprehension appends) have no source form.
