@@ -138,8 +138,9 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
     try {
       machine.emplace(decoded, *this);
       stmts = structure::dispatch_body(decoded, *machine, e.what());
-    } catch (const Error&) {
-      throw e;  // the structurer's reason is the one to report
+    } catch (const Error& refused) {
+      // The structurer's reason first: it is why the code has no structured form.
+      throw Error(e.kind(), e.detail() + " (no state machine: " + refused.detail() + ")", e.offset());
     }
   }
   const lift::Lifter& lifter = machine ? *machine : s.lifter();

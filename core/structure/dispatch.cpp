@@ -184,8 +184,12 @@ class Dispatcher {
   // there), evaluated in stack order, then `cond` if given. Returns the
   // expression to test `cond` by afterwards.
   ast::ExprPtr spill(const lift::Stack& stack, const ast::ExprPtr& cond, ast::StmtList& out) const {
-    ast::ExprList targets, values;
-    ast::ExprPtr test = cond;
+    struct Spill {
+      std::size_t slot;
+      ast::ExprPtr value;  // what is assigned
+      const ast::Expr* item;  // the stack item's own expression (copies share it)
+    };
+    std::vector<Spill> spills;
     for (std::size_t k = 0; k < stack.size(); ++k) {
       const Item& item = stack[k];
       if (item.kind != Item::Kind::Value && item.kind != Item::Kind::Iter)
@@ -194,26 +198,72 @@ class Dispatcher {
       ast::ExprPtr e = lifter_.expression_of(item);
       if (!e) refuse("a stack item with no value form lives across blocks");
       if (auto* n = e->as<ast::Name>(); n && n->id == slot(k) && item.kind == Item::Kind::Value) continue;
-      if (cond && item.kind == Item::Kind::Value && item.expr == cond) test = ast::name(slot(k));
-      targets.push_back(ast::name(slot(k), ast::ExprContext::Store));
-      values.push_back(e);
+      spills.push_back({k, e, item.kind == Item::Kind::Value ? item.expr.get() : nullptr});
     }
-    if (targets.empty()) return test;
-    // (The test reads what the block saw, not the slots as just assigned.)
-    if (cond && test == cond && !cond->is<ast::Constant>()) {
-      targets.push_back(ast::name(cond_, ast::ExprContext::Store));
-      values.push_back(cond);
-      test = ast::name(cond_);
+    if (spills.empty()) return cond;
+    // One assignment after another, each later value reading the slots of
+    // the values it shares with earlier ones (a DUP_TOP'd `o.a` stays one
+    // evaluation): possible unless a value reads a slot's old content that
+    // an earlier assignment replaced.
+    auto reads_replaced = [&](const ast::ExprPtr& e, std::size_t before) {
+      bool found = false;
+      ast::visit_expr(e, [&](const ast::ExprPtr& x) {
+        if (auto* n = x->as<ast::Name>())
+          for (std::size_t j = 0; j < before; ++j) found = found || n->id == slot(spills[j].slot);
+      });
+      return found;
+    };
+    bool sequential = true;
+    for (std::size_t k = 0; k < spills.size() && sequential; ++k) sequential = !reads_replaced(spills[k].value, k);
+    ast::ExprList values;
+    ast::ExprPtr test = cond;
+    if (sequential) {
+      auto earlier = [&](std::size_t before) {
+        return [&, before](const ast::ExprPtr& x) -> ast::ExprPtr {
+          if (!evaluates(x)) return nullptr;
+          for (std::size_t j = 0; j < before; ++j)
+            if (x.get() == spills[j].value.get() || x.get() == spills[j].item) return ast::name(slot(spills[j].slot));
+          return nullptr;
+        };
+      };
+      for (std::size_t k = 0; k < spills.size(); ++k) values.push_back(ast::map_expr(spills[k].value, earlier(k)));
+      if (cond) {
+        test = ast::map_expr(cond, earlier(spills.size()));
+        if (reads_replaced(cond, spills.size()) && test == cond) sequential = false;
+      }
+    }
+    if (!sequential) {
+      // All evaluated before any is assigned; the test too, into its own variable.
+      values.clear();
+      for (const Spill& sp : spills) values.push_back(sp.value);
+      test = cond;
+      for (const Spill& sp : spills)
+        if (cond && sp.item == cond.get()) test = ast::name(slot(sp.slot));
     }
     // A computation shared by two of them would run twice.
     std::set<const ast::Expr*> seen;
-    for (const ast::ExprPtr& v : values) {
+    ast::ExprList checked = values;
+    if (test) checked.push_back(test);
+    for (const ast::ExprPtr& v : checked) {
       std::set<const ast::Expr*> mine;
       ast::visit_expr(v, [&](const ast::ExprPtr& x) {
         if (evaluates(x)) mine.insert(x.get());
       });
       for (const ast::Expr* x : mine)
         if (!seen.insert(x).second) refuse("a value shared by two stack slots");
+    }
+    if (sequential) {
+      for (std::size_t k = 0; k < spills.size(); ++k)
+        out.push_back(ast::assign(ast::name(slot(spills[k].slot), ast::ExprContext::Store), values[k]));
+      return test;
+    }
+    ast::ExprList targets;
+    for (const Spill& sp : spills) targets.push_back(ast::name(slot(sp.slot), ast::ExprContext::Store));
+    // (The test reads what the block saw, not the slots as just assigned.)
+    if (test == cond && cond && !cond->is<ast::Constant>()) {
+      targets.push_back(ast::name(cond_, ast::ExprContext::Store));
+      values.push_back(cond);
+      test = ast::name(cond_);
     }
     if (targets.size() == 1)
       out.push_back(ast::assign(targets[0], values[0]));
