@@ -64,9 +64,14 @@ class Dispatcher {
         row_(lift::version_row(code.traits->minor)) {
     std::set<std::string> taken;
     collect_names(*code.code, taken);
-    // Builtins the lowering calls must be the builtins.
+    // Builtins the lowering calls must be the builtins: not a variable of
+    // this function or one around it. (A module that rebinds them globally
+    // is not seen from here.)
+    const CodeObject& c = *code.code;
     for (const char* b : {"next", "iter", "StopIteration"})
-      if (taken.count(b)) refuse(std::string("the code uses the name ") + b);
+      for (const auto* list : {&c.varnames, &c.cellvars, &c.freevars})
+        if (std::find(list->begin(), list->end(), b) != list->end())
+          refuse(std::string("the code has a variable named ") + b);
     auto free = [&](std::string n) {
       while (taken.count(n)) n += "_";
       return n;

@@ -62,9 +62,25 @@ def chained(a, b):
                 continue
             n -= x and y or 1
     return n
+
+
+def uses_next(a, b):
+    it = iter(range(100))
+    for i in range(a):
+        for j in range(b):
+            if i * j > 6:
+                return next(it)
+            while j < 3:
+                j += 1
+                if j == 2:
+                    break
+            else:
+                continue
+            next(it)
+    return next(it, None)
 '''
 
-FUNCTIONS = ["nested_exit", "generator", "chained"]
+FUNCTIONS = ["nested_exit", "generator", "chained", "uses_next"]
 ARGS = list(itertools.product(range(0, 6), range(0, 9, 2)))
 
 RUNNER = r'''
