@@ -94,7 +94,7 @@ class Dispatcher {
     for (const cfg::Block& b : graph_.blocks())
       if (b.reachable && b.is_handler && !implicit_stop_iteration_handler(graph_, b.id))
         refuse("exception regions (try/with)");
-    state_of(graph_.entry(), 0, 0);
+    state_of(graph_.entry(), 0, "");
     std::vector<ast::StmtPtr> arms;
     for (std::size_t k = 0; k < states_.size(); ++k) {
       ast::StmtList body = lower(states_[k]);
@@ -116,7 +116,10 @@ class Dispatcher {
   struct State {
     BlockId block;
     std::size_t first;  // instruction to start at (past a for loop's END_FOR)
-    std::size_t depth;  // stack slots on entry, each in its spill variable
+    // The stack on entry, a letter a slot: 'v' a value in its spill
+    // variable, 'n' the NULL of a call (3.11+ and a method call's marker),
+    // which holds nothing and is pushed again as it is.
+    std::string shape;
   };
 
   const DecodedCode& code_;
@@ -127,6 +130,11 @@ class Dispatcher {
   std::vector<State> states_;
   std::map<std::pair<BlockId, std::size_t>, std::size_t> index_;
 
+  static std::string shape_of(const lift::Stack& stack) {
+    std::string out;
+    for (const Item& i : stack) out += i.kind == Item::Kind::Null ? 'n' : 'v';
+    return out;
+  }
   std::string slot(std::size_t k) const { return slot_prefix_ + std::to_string(k); }
   bool is_slot(const std::string& n) const {
     return n.size() > slot_prefix_.size() && n.starts_with(slot_prefix_) &&
@@ -134,15 +142,15 @@ class Dispatcher {
                        [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
   }
 
-  // The state that starts block `b` at instruction `first` with `depth` values.
-  std::size_t state_of(BlockId b, std::size_t first, std::size_t depth) {
+  // The state that starts block `b` at instruction `first` with a stack of `shape`.
+  std::size_t state_of(BlockId b, std::size_t first, const std::string& shape) {
     if (b == kNoBlock) refuse("control flows past the end");
     auto [it, added] = index_.try_emplace({b, first}, states_.size());
     if (added) {
-      states_.push_back({b, first, depth});
+      states_.push_back({b, first, shape});
       if (states_.size() > 100'000) refuse("too many states");
-    } else if (states_[it->second].depth != depth) {
-      refuse("a block entered with different stack depths");
+    } else if (states_[it->second].shape != shape) {
+      refuse("a block entered with different stacks");
     }
     return it->second;
   }
@@ -161,7 +169,7 @@ class Dispatcher {
 
   // The state where a for loop over block `b`'s FOR_ITER goes on when the
   // iterator is exhausted: 3.12+ jumps past the loop's END_FOR (and 3.13's POP_TOP).
-  std::size_t exhausted_state(BlockId exit, std::size_t depth) {
+  std::size_t exhausted_state(BlockId exit, const std::string& shape) {
     if (exit == kNoBlock) refuse("FOR_ITER without an exit");
     auto ins = graph_.instructions(exit);
     std::size_t skip = 0;
@@ -175,9 +183,9 @@ class Dispatcher {
     if (skip > 0 && skip >= ins.size()) {
       // The block is only the loop's exit: go on where it falls.
       if (graph_.last_instruction(exit).jump_target) refuse("a loop exit that jumps");
-      return state_of(fall(exit), 0, depth);
+      return state_of(fall(exit), 0, shape);
     }
-    return state_of(exit, skip, depth);
+    return state_of(exit, skip, shape);
   }
 
   ast::StmtList go_to(std::size_t state) const {
@@ -197,6 +205,7 @@ class Dispatcher {
     std::vector<Spill> spills;
     for (std::size_t k = 0; k < stack.size(); ++k) {
       const Item& item = stack[k];
+      if (item.kind == Item::Kind::Null) continue;
       if (item.kind != Item::Kind::Value && item.kind != Item::Kind::Iter)
         refuse("a stack item with no value form lives across blocks");
       if (item.sink) refuse("a pending store lives across blocks");
@@ -279,7 +288,8 @@ class Dispatcher {
 
   ast::StmtList lower(State st) {
     lift::Stack entry;
-    for (std::size_t k = 0; k < st.depth; ++k) entry.push_back(Item::value(ast::name(slot(k))));
+    for (std::size_t k = 0; k < st.shape.size(); ++k)
+      entry.push_back(st.shape[k] == 'n' ? Item::of(Item::Kind::Null) : Item::value(ast::name(slot(k))));
     if (const auto& h = graph_.block(st.block).handler; h && !implicit_stop_iteration_handler(graph_, h->block))
       refuse("exception regions (try/with)");
     const std::size_t size = graph_.instructions(st.block).size();
@@ -300,7 +310,7 @@ class Dispatcher {
         return out;
       case TK::Fall: {
         spill(eff.stack, nullptr, out);
-        std::size_t to = state_of(next(b), 0, eff.stack.size());
+        std::size_t to = state_of(next(b), 0, shape_of(eff.stack));
         for (auto& s : go_to(to)) out.push_back(std::move(s));
         return out;
       }
@@ -309,12 +319,13 @@ class Dispatcher {
         if (eff.term.exc_match || !eff.term.cond) refuse("exception matching");
         const bool keep = eff.term.kind == TK::KeepBranch;
         // KeepBranch leaves the tested value on the stack for the jump only.
-        if (keep && eff.stack.empty()) refuse("a kept branch value that is not on the stack");
+        if (keep && (eff.stack.empty() || eff.stack.back().kind == Item::Kind::Null))
+          refuse("a kept branch value that is not on the stack");
         ast::ExprPtr test = spill(eff.stack, keep ? nullptr : eff.term.cond, out);
         if (keep) test = ast::name(slot(eff.stack.size() - 1));
-        const std::size_t depth = eff.stack.size();
-        std::size_t taken = state_of(jump(b), 0, depth);
-        std::size_t not_taken = state_of(fall(b), 0, keep ? depth - 1 : depth);
+        const std::string shape = shape_of(eff.stack);
+        std::size_t taken = state_of(jump(b), 0, shape);
+        std::size_t not_taken = state_of(fall(b), 0, keep ? shape.substr(0, shape.size() - 1) : shape);
         if (!eff.term.jump_if) std::swap(taken, not_taken);
         out.push_back(ast::if_(test, go_to(taken)));
         for (auto& s : go_to(not_taken)) out.push_back(std::move(s));
@@ -324,8 +335,11 @@ class Dispatcher {
         if (eff.stack.empty()) refuse("FOR_ITER without an iterator");
         spill(eff.stack, nullptr, out);
         const std::size_t depth = eff.stack.size();
-        const std::size_t body = state_of(fall(b), 0, depth + 1);
-        const std::size_t done = exhausted_state(jump(b), row_.for_iter_exit_pops ? depth - 1 : depth);
+        const std::string shape = shape_of(eff.stack);
+        if (shape.back() != 'v') refuse("FOR_ITER without an iterator");
+        const std::size_t body = state_of(fall(b), 0, shape + "v");
+        const std::size_t done =
+            exhausted_state(jump(b), row_.for_iter_exit_pops ? shape.substr(0, depth - 1) : shape);
         ast::StmtList get{ast::assign(ast::name(slot(depth), ast::ExprContext::Store),
                                       ast::call(ast::name("next"), {ast::name(slot(depth - 1))}))};
         ast::ExceptHandler stop;

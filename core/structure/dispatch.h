@@ -16,10 +16,11 @@
 //       ...
 //
 // Values left on the stack at a block's end are spilled to variables, one per
-// stack slot, which the next block starts with. Refused (Error(Decode)): code
-// with exception regions (try/with), await/yield from (SEND), a stack item
-// with no value form live across blocks, a block entered with different stack
-// depths, and names the state machine needs that the code already uses.
+// stack slot, which the next block starts with (a call's NULL holds nothing
+// and is pushed again). Refused (Error(Decode)): code with exception regions
+// (try/with), await/yield from (SEND), any other stack item with no value
+// form live across blocks, a block entered with different stacks, and
+// variables named like the builtins the lowering calls.
 #pragma once
 
 #include <string_view>

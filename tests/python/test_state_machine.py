@@ -78,9 +78,26 @@ def uses_next(a, b):
                 continue
             next(it)
     return next(it, None)
+
+
+def calls(a, b):
+    out = []
+    for i in range(a):
+        for j in range(b):
+            if i * j > 6:
+                return out
+            out.append(max(i, j if i else -j, key=abs) or (i if j > 1 else j))
+            while j < 3:
+                j += 1
+                if j == 2:
+                    break
+            else:
+                continue
+            out.append(j)
+    return out
 '''
 
-FUNCTIONS = ["nested_exit", "generator", "chained", "uses_next"]
+FUNCTIONS = ["nested_exit", "generator", "chained", "uses_next", "calls"]
 ARGS = list(itertools.product(range(0, 6), range(0, 9, 2)))
 
 RUNNER = r'''
