@@ -219,11 +219,16 @@ class Dispatcher {
     // the values it shares with earlier ones (a DUP_TOP'd `o.a` stays one
     // evaluation): possible unless a value reads a slot's old content that
     // an earlier assignment replaced.
+    // (A subtree that will be read from a slot is not evaluated: names in it do not count.)
     auto reads_replaced = [&](const ast::ExprPtr& e, std::size_t before) {
       bool found = false;
-      ast::visit_expr(e, [&](const ast::ExprPtr& x) {
+      ast::map_expr(e, [&](const ast::ExprPtr& x) -> ast::ExprPtr {
+        if (evaluates(x))
+          for (std::size_t j = 0; j < before; ++j)
+            if (x.get() == spills[j].value.get() || x.get() == spills[j].item) return x;
         if (auto* n = x->as<ast::Name>())
           for (std::size_t j = 0; j < before; ++j) found = found || n->id == slot(spills[j].slot);
+        return nullptr;
       });
       return found;
     };
@@ -243,7 +248,7 @@ class Dispatcher {
       for (std::size_t k = 0; k < spills.size(); ++k) values.push_back(ast::map_expr(spills[k].value, earlier(k)));
       if (cond) {
         test = ast::map_expr(cond, earlier(spills.size()));
-        if (reads_replaced(cond, spills.size()) && test == cond) sequential = false;
+        if (reads_replaced(cond, spills.size())) sequential = false;
       }
     }
     if (!sequential) {
