@@ -1,8 +1,9 @@
 // The decompiler driver: a module code object (from a .pyc or marshal data)
 // to Python source. Nested code objects become defs, lambdas, classes and
-// comprehensions; a code object that cannot be structured becomes a function
-// whose body says so (comment + disassembly + raise), so the rest of the
-// module still decompiles and compiles.
+// comprehensions; a function that cannot be structured becomes a state
+// machine (structure/dispatch.h), and a code object that cannot be
+// decompiled even so becomes a function whose body says so (comment +
+// disassembly + raise), so the rest of the module still decompiles and compiles.
 #pragma once
 
 #include <cstdint>

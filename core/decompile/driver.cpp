@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -17,6 +18,7 @@
 #include "lift/sinks.h"
 #include "lift/version_table.h"
 #include "structure/comprehension.h"
+#include "structure/dispatch.h"
 #include "structure/simplify.h"
 #include "structure/temporaries.h"
 #include "structure/structurer.h"
@@ -100,6 +102,18 @@ StmtList Driver::body(const std::shared_ptr<const CodeObject>& code, BodyKind ki
   return out;
 }
 
+// The passes that tidy what the structurer made: the compiler's implicit
+// returns dropped, constructs simplified. (Each pass returns a copy of the
+// list when it has nothing to do: skipped then, as every copy touches every
+// statement's count.)
+StmtList Driver::tidy_structured(StmtList stmts, BodyKind kind) const {
+  bool whole = kind == BodyKind::Module || kind == BodyKind::Function;
+  if (whole) stmts = drop_tail_returns(std::move(stmts), kind == BodyKind::Function);
+  if (kind == BodyKind::Function && lift::version_row(version_.minor).copies_final_return)
+    stmts = drop_else_return_none(std::move(stmts));
+  return structure::simplify(stmts, version_.minor, whole);
+}
+
 StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, BodyKind kind) {
   if (++depth_ > kMaxDepth) {
     --depth_;
@@ -113,16 +127,26 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
   const bool lines = lift::version_row(version_.minor).filter_jump_by_line;
   DecodedCode decoded = decode(code, version_, DecodeParts{.lines = lines, .positions = false});
   structure::Structurer s(decoded, *this);
-  // (Each pass returns a copy of the list when it has nothing to do: skipped
-  // then, as every copy touches every statement's count.)
-  StmtList stmts = s.run();
-  if (!s.lifter().temporaries().empty()) stmts = structure::inline_temporaries(stmts, s.lifter().temporaries());
+  // A function the structurer cannot express becomes a state machine, lifted
+  // afresh, and skips the passes that tidy structured code.
+  std::optional<lift::Lifter> machine;
+  StmtList stmts;
+  try {
+    stmts = s.run();
+  } catch (const Error& e) {
+    if (kind != BodyKind::Function) throw;
+    try {
+      machine.emplace(decoded, *this);
+      stmts = structure::dispatch_body(decoded, *machine, e.what());
+    } catch (const Error& refused) {
+      // The structurer's reason first: it is why the code has no structured form.
+      throw Error(e.kind(), e.detail() + " (no state machine: " + refused.detail() + ")", e.offset());
+    }
+  }
+  const lift::Lifter& lifter = machine ? *machine : s.lifter();
+  if (!machine && !lifter.temporaries().empty()) stmts = structure::inline_temporaries(stmts, lifter.temporaries());
   if (!private_prefix_.empty()) stmts = unmangle_private_names(stmts, private_prefix_);
-  bool whole = kind == BodyKind::Module || kind == BodyKind::Function;
-  if (whole) stmts = drop_tail_returns(std::move(stmts), kind == BodyKind::Function);
-  if (kind == BodyKind::Function && lift::version_row(version_.minor).copies_final_return)
-    stmts = drop_else_return_none(std::move(stmts));
-  stmts = structure::simplify(stmts, version_.minor, whole);
+  if (!machine) stmts = tidy_structured(std::move(stmts), kind);
   switch (kind) {
     case BodyKind::Module: {
       stmts = tidy_module_body(std::move(stmts));
@@ -157,7 +181,7 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
     case BodyKind::Class:
       return tidy_class_body(std::move(stmts));
     case BodyKind::Function: {
-      stmts = drop_trailing_return_none(std::move(stmts));
+      if (!machine) stmts = drop_trailing_return_none(std::move(stmts));
       // An async generator may not `return None`, only `return` (the same code).
       if (code->flags & kCoAsyncGenerator)
         stmts = ast::map_statements(stmts, [](const ast::StmtPtr& st) -> ast::StmtPtr {
@@ -166,8 +190,8 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
         });
       StmtList out;
       if (auto doc = docstring_of(*code, lift::version_row(version_.minor))) out.push_back(doc);
-      std::vector<std::string> g(s.lifter().globals().begin(), s.lifter().globals().end());
-      std::set<std::string> nonlocals = s.lifter().nonlocals();
+      std::vector<std::string> g(lifter.globals().begin(), lifter.globals().end());
+      std::set<std::string> nonlocals = lifter.nonlocals();
       // A free variable no instruction touches was only declared (`nonlocal a`).
       // (3.13+ hands one to a nested closure with LOAD_FAST, which does not
       // count: the declaration keeps it free should that closure fall back.
