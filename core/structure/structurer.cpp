@@ -575,9 +575,19 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
           // ≤3.9 a clause goes on by POP_EXCEPT; JUMP_FORWARD: what follows
           // POP_EXCEPT and only unwinds on its way to ending the frame
           // (POP_BLOCK, a finally's CALL_FINALLY) is the clause's `return`.
+          // (Not when that path leaves an enclosing try body on the way:
+          // that is where the body ends, for the try around to structure.)
+          auto stays_inside = [&] {
+            BlockId x = b;
+            for (int hops = 0; hops < 8 && x != kNoBlock; ++hops) {
+              if (leaves_region(x, out.stack.size())) return false;
+              x = normal_successor(x);
+            }
+            return true;
+          };
           if (eff.pop_except && !lift::version_row(code_.traits->minor).copies_final_return &&
               !graph_.last_instruction(prev).jump_target && !only_jumps(b) && single_entry(b) &&
-              only_ends_frame(b, std::numeric_limits<std::uint32_t>::max()))
+              only_ends_frame(b, std::numeric_limits<std::uint32_t>::max()) && stays_inside())
             break;
           if (!context_.empty() && context_.back().continues_at(b) && written_continue) {
             out.stmts.push_back(ast::continue_());
@@ -1063,6 +1073,23 @@ namespace {
 // Removes the copy of a finally body inlined before each `return`, and
 // before each `break`/`continue` that leaves the try (not those of a loop
 // inside it) (3.9+). Returns false when one has no copy in front of it.
+// Whether `value`, returned right after a copy of `fin`, reads a name the
+// copy stores: `return v` in a try evaluates v before the finally runs, so
+// v read after the copy is code after the try (3.10 copies it), not that.
+bool reads_name_stored_in(const ast::ExprPtr& value, const ast::StmtList& fin) {
+  if (!value) return false;
+  std::set<std::string> stored;
+  for (const ast::StmtPtr& st : fin)
+    ast::visit_stmt(st, [&](const ast::ExprPtr& e) {
+      if (auto* n = e->as<ast::Name>(); n && n->ctx != ast::ExprContext::Load) stored.insert(n->id);
+    }, true);
+  bool reads = false;
+  ast::visit_expr(value, [&](const ast::ExprPtr& e) {
+    if (auto* n = e->as<ast::Name>(); n && stored.count(n->id)) reads = true;
+  });
+  return reads;
+}
+
 bool strip_inline_finally(ast::StmtList& body, const ast::StmtList& fin, const std::string& fin_text,
                           bool in_inner_loop = false) {
   bool ok = true;
@@ -1075,6 +1102,7 @@ bool strip_inline_finally(ast::StmtList& body, const ast::StmtList& fin, const s
     if (!fin.empty() && k + fin.size() < body.size() && leaves_at(k + fin.size()) &&
         unparse(ast::StmtList(body.begin() + std::ptrdiff_t(k), body.begin() + std::ptrdiff_t(k + fin.size()))) ==
             fin_text) {
+      if (auto* r = body[k + fin.size()]->as<ast::Return>(); r && reads_name_stored_in(r->value, fin)) return false;
       body.erase(body.begin() + std::ptrdiff_t(k), body.begin() + std::ptrdiff_t(k + fin.size()));
       continue;  // (k is now the statement that leaves)
     }
@@ -1084,6 +1112,7 @@ bool strip_inline_finally(ast::StmtList& body, const ast::StmtList& fin, const s
       if (k < fin.size()) return false;
       ast::StmtList copy(body.begin() + std::ptrdiff_t(k - fin.size()), body.begin() + std::ptrdiff_t(k));
       if (unparse(copy) != fin_text) return false;
+      if (auto* r = st->as<ast::Return>(); r && reads_name_stored_in(r->value, fin)) return false;
       body.erase(body.begin() + std::ptrdiff_t(k - fin.size()), body.begin() + std::ptrdiff_t(k));
       k -= fin.size();
       continue;
@@ -1317,8 +1346,22 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
   // them jumps past the else to its end): the body's way on up to there is
   // the else, not code after the try that the clauses would run too.
   const BlockId clauses_left = regions_.empty() ? kNoBlock : regions_.back().exit;
+  auto else_reaches = [&](BlockId to) {
+    auto seen = block_marks();
+    std::vector<BlockId> work{done.exit};
+    seen[done.exit] = true;
+    while (!work.empty()) {
+      const BlockId x = work.back();
+      work.pop_back();
+      if (x == to) return true;
+      graph_.for_each_successor(x, kFlow, [&](const cfg::Edge& e) {
+        if (!seen[e.to]) seen[e.to] = true, work.push_back(e.to);
+      });
+    }
+    return false;
+  };
   if (join.block == kNoBlock && done.exit != kNoBlock && clauses_left != kNoBlock && clauses_left != left_before &&
-      clauses_left != done.exit) {
+      clauses_left != done.exit && else_reaches(clauses_left)) {
     Seq e = sequence(done.exit, clauses_left, body.stack);
     if (!e.open || e.left) fail(done.exit, "except clauses leave the try body where its else does not go");
     orelse = e.stmts;
