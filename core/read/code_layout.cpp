@@ -168,10 +168,8 @@ void check_arguments(const CodeObject& co, const RawCode& raw, std::size_t names
 
 }  // namespace
 
-CodeObject build_code_object(const RawCode& raw, const VersionTraits& version,
-                             const std::string& placeholder_prefix) {
-  const FieldReader read(placeholder_prefix);
-  CodeObject co;
+// The counts and flags every code object has, whichever way it was read.
+void copy_header(CodeObject& co, const RawCode& raw, const VersionTraits& version) {
   co.version_minor = version.minor;
   co.argcount = count(raw.argcount, "co_argcount");
   co.posonlyargcount = count(raw.posonlyargcount, "co_posonlyargcount");
@@ -179,6 +177,13 @@ CodeObject build_code_object(const RawCode& raw, const VersionTraits& version,
   co.stacksize = count(raw.stacksize, "co_stacksize");
   co.flags = std::uint32_t(raw.flags.value);
   co.firstlineno = raw.firstlineno.value;
+}
+
+CodeObject build_code_object(const RawCode& raw, const VersionTraits& version,
+                             const std::string& placeholder_prefix) {
+  const FieldReader read(placeholder_prefix);
+  CodeObject co;
+  copy_header(co, raw, version);
 
   co.code = read.bytes(raw.code, "co_code");
   // Wordcode (3.6+): every instruction is a 2-byte unit.
@@ -218,13 +223,7 @@ CodeObject build_code_object(const RawCode& raw, const VersionTraits& version,
 }
 
 void complete_code_object(CodeObject& co, const RawCode& raw, const VersionTraits& version) {
-  co.version_minor = version.minor;
-  co.argcount = count(raw.argcount, "co_argcount");
-  co.posonlyargcount = count(raw.posonlyargcount, "co_posonlyargcount");
-  co.kwonlyargcount = count(raw.kwonlyargcount, "co_kwonlyargcount");
-  co.stacksize = count(raw.stacksize, "co_stacksize");
-  co.flags = std::uint32_t(raw.flags.value);
-  co.firstlineno = raw.firstlineno.value;
+  copy_header(co, raw, version);
   if (co.code.size() % 2 != 0)
     fail("co_code has odd length " + std::to_string(co.code.size()), raw.code.offset);
   if (version.locals_layout == LocalsLayout::Split) {

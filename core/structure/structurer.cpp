@@ -587,7 +587,7 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
           };
           if (eff.pop_except && !lift::version_row(code_.traits->minor).copies_final_return &&
               !graph_.last_instruction(prev).jump_target && !only_jumps(b) && single_entry(b) &&
-              only_ends_frame(b, std::numeric_limits<std::uint32_t>::max()) && stays_inside())
+              only_ends_frame(b) && stays_inside())
             break;
           if (!context_.empty() && context_.back().continues_at(b) && written_continue) {
             out.stmts.push_back(ast::continue_());
@@ -824,11 +824,10 @@ bool Structurer::leaves_region(BlockId b, std::size_t stack_depth) const {
   // (Also one that only unwinds enclosing regions on its way to ending the
   // frame, `return` through a try/finally around, when the region's own
   // exit goes on.)
-  constexpr auto kAnywhere = std::numeric_limits<std::uint32_t>::max();
   // (A try/except body goes on by a jump; 3.10 may copy what follows it, so
   // that it ends the frame too.)
-  if (expected != kNoBlock && b != expected && !dead_end(b) && only_ends_frame(b, kAnywhere) &&
-      (handler_kind(regions_.back().handler) != HandlerKind::Except || !only_ends_frame(expected, kAnywhere) ||
+  if (expected != kNoBlock && b != expected && !dead_end(b) && only_ends_frame(b) &&
+      (handler_kind(regions_.back().handler) != HandlerKind::Except || !only_ends_frame(expected) ||
        (only_jumps(expected) && !only_jumps(b))))
     return false;
   if (!raising_finally_.empty() && raising_finally_.back() == regions_.size() && dead_end(b)) return false;
@@ -2656,7 +2655,7 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
       if (after != kNoBlock && after != dest) return exit;
       after = dest;
     }
-    if (!only_ends_frame(exit, std::numeric_limits<std::uint32_t>::max())) {
+    if (!only_ends_frame(exit)) {
       // A `raise` in the body leaves the head without a post-dominator; an
       // else that goes on to where the breaks go still ends there.
       if (after != kNoBlock && after != exit && after < graph_.size() && pdom_.dominates(after, exit) &&
@@ -2698,9 +2697,9 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
     const BlockId out = !loops_.contains(loop, t) ? t : !loops_.contains(loop, f) ? f : kNoBlock;
     if (out == kNoBlock) continue;
     if (lift::version_row(code_.traits->minor).while_test_at_top &&
-        only_ends_frame(out, std::numeric_limits<std::uint32_t>::max()) &&
+        only_ends_frame(out) &&
         std::any_of(targets.begin(), targets.end(),
-                    [&](BlockId to) { return !only_ends_frame(to, std::numeric_limits<std::uint32_t>::max()); }))
+                    [&](BlockId to) { return !only_ends_frame(to); }))
       continue;
     return end_at(out);
   }
@@ -2850,7 +2849,7 @@ BlockId Structurer::structure_async_for(BlockId h, const AsyncForHead& head, Seq
   // A `break` that 3.12+ ends with a copy of the return after the loop (it
   // pops the iterator first) is no follow.
   else if (follow >= graph_.size() || (graph_.instructions(follow).front().name() == "POP_TOP" &&
-                                       only_ends_frame(follow, std::numeric_limits<std::uint32_t>::max())))
+                                       only_ends_frame(follow)))
     follow = loop_follow(loop, exit);
   auto sink = std::make_shared<lift::TargetSink>();
   lift::Stack body_stack = stack;

@@ -7,6 +7,7 @@
 // cannot express throws Error(Decode) so the driver can fall back.
 #pragma once
 
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -117,7 +118,9 @@ class Structurer {
   cfg::BlockId expected_exit(cfg::BlockId handler) const;
   bool returns_value_from_before(cfg::BlockId b) const;
   bool dead_end(cfg::BlockId b) const;
-  bool only_ends_frame(cfg::BlockId b, std::uint32_t limit, bool raising = false) const;
+  // (`limit`: code laid out from there on does not count; by default none.)
+  bool only_ends_frame(cfg::BlockId b, std::uint32_t limit = std::numeric_limits<std::uint32_t>::max(),
+                       bool raising = false) const;
   bool is_lone_jump(cfg::BlockId b) const;
   bool outside_region(cfg::BlockId b, int depth) const;
   bool only_jumps(cfg::BlockId b) const;
