@@ -242,6 +242,49 @@ bool Structurer::copies_block(BlockId b, BlockId original) const {
   return same_code(graph_.instructions(b), graph_.instructions(original));
 }
 
+// b (from instruction `first` on) is a copy of the loop's follow, or of the
+// block ending the frame that the follow only jumps to (3.12+ gives each
+// exit of a loop in an except clause its own copy of the clause's end).
+bool Structurer::copies_follow(BlockId b, BlockId follow, std::size_t first) const {
+  if (follow == kNoBlock) return false;
+  const BlockId end = through_jumps(follow);
+  if (first == 0 && (copies_block(b, follow) || (end != follow && copies_block(b, end)))) return true;
+  return first > 0 && (copies_block_from(b, first, follow) || (end != follow && copies_block_from(b, first, end)));
+}
+
+// The block whose POP_EXCEPT ends the except clause that `inside` is in,
+// reached from b through a few blocks of the same protected region with no
+// branch; kNoBlock when there is none.
+BlockId Structurer::clause_end_from(BlockId b, BlockId inside) const {
+  if (clauses_.empty() || clauses_.back().finally) return kNoBlock;
+  const auto& region = graph_.block(inside).handler;
+  if (!region) return kNoBlock;
+  for (int hops = 0; hops < 4 && b != kNoBlock && b < graph_.size(); ++hops) {
+    const auto& mine = graph_.block(b).handler;
+    auto ins = graph_.instructions(b);
+    const bool pops = std::any_of(ins.begin(), ins.end(), [](const Instruction& i) { return i.op() == Op::POP_EXCEPT; });
+    if (pops) return !mine || mine->block == region->block || ins.front().op() == Op::POP_EXCEPT ? b : kNoBlock;
+    const BlockId jump = jump_successor(b), fall = fall_successor(b);
+    if (!mine || mine->block != region->block || (jump != kNoBlock && fall != kNoBlock)) return kNoBlock;
+    b = jump != kNoBlock ? jump : fall;
+  }
+  return kNoBlock;
+}
+
+// 3.12+: from b on, the except clause that `inside` is in ends
+// (clause_end_from) by POP_EXCEPT (and the unbinding of `except E as e`),
+// then a copy of the code after the try.
+bool Structurer::ends_clause_by_copy(BlockId b, BlockId inside) const {
+  const BlockId end = clause_end_from(b, inside);
+  if (end == kNoBlock || clauses_.back().after_try == kNoBlock) return false;
+  auto ins = graph_.instructions(end);
+  std::size_t copy = 0;
+  while (ins[copy].op() != Op::POP_EXCEPT) ++copy;  // (clause_end_from found one)
+  ++copy;
+  if (copy + 3 < ins.size() && unbinds_name_at(ins, copy)) copy += 3;
+  return copies_block_from(end, copy, clauses_.back().after_try);
+}
+
 // b's instructions from index `first` on are those of `original`, a block
 // that ends the frame: a PEP 626 copy of it sharing b with what came before.
 bool Structurer::copies_block_from(BlockId b, std::size_t first, BlockId original) const {
@@ -383,7 +426,7 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
           out.open = false;
           return out;
         }
-        if (b == loop.follow || copies_block(b, loop.follow) || breaks_into_copy(b, loop.follow, out.stack)) {
+        if (b == loop.follow || copies_follow(b, loop.follow) || breaks_into_copy(b, loop.follow, out.stack)) {
           out.stmts.push_back(ast::break_());
           out.open = false;
           return out;
@@ -502,12 +545,24 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
           // (`except E as e:` unbinds e first: e = None; del e.)
           std::size_t copy = eff.after_pop_except;
           if (auto ins = graph_.instructions(b); copy + 3 < ins.size() && unbinds_name_at(ins, copy)) copy += 3;
-          if (!context_.empty() && copies_block_from(b, copy, context_.back().follow)) {
+          if (!context_.empty() && copies_follow(b, context_.back().follow, copy)) {
             keep_before_copy();
             out.stmts.push_back(ast::break_());
           } else if (!clauses_.empty() && !clauses_.back().finally &&
                      copies_block_from(b, copy, clauses_.back().after_try) &&
                      (clauses_.back().exit == kNoBlock || clauses_.back().exit == clauses_.back().after_try)) {
+            // From inside a loop in the clause, this is a `break` when nothing
+            // follows the loop (its else raises or returns): it goes on to the
+            // clause's end. Ending the clause silently would run on in the loop.
+            if (loop_in_clause()) {
+              if (context_.back().follow != kNoBlock || !one_loop_in_clause())
+                fail(b, "a loop in an except clause leaves by a copy of the code after the try");
+              keep_before_copy();
+              clauses_.back().exit = clauses_.back().after_try;
+              out.stmts.push_back(ast::break_());
+              out.open = false;
+              return out;
+            }
             keep_before_copy();
             clauses_.back().exit = clauses_.back().after_try;
             return out;
@@ -597,6 +652,14 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
             if (clauses_.back().exit != kNoBlock && clauses_.back().exit != b)
               fail(b, "except clauses end at different places");
             clauses_.back().exit = b;
+            // From inside a loop in the clause, the clause's end is reached
+            // by a `break` when nothing follows the loop in the clause.
+            if (loop_in_clause()) {
+              if (context_.back().follow != kNoBlock || !one_loop_in_clause())
+                fail(b, "a loop in an except clause leaves it at its end");
+              out.stmts.push_back(ast::break_());
+              out.open = false;
+            }
             return out;
           }
           out.open = false;
@@ -2563,6 +2626,20 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
   for (std::uint32_t e : loops_.exits(graph_, loop))
     if (graph_.edge(e).kind != EdgeKind::Exception && !clause_reraise(graph_.edge(e).to))
       targets.push_back(graph_.edge(e).to);
+  // A loop that is the last statement of an except clause and has a `break`:
+  // each of its exits ends the clause on its own (no two meet before their
+  // POP_EXCEPT), so nothing in the clause follows it. (Exits that meet
+  // first meet where the loop ends.)
+  {
+    std::set<BlockId> ends;
+    bool all = !targets.empty();
+    for (BlockId to : targets) {
+      const BlockId end = clause_end_from(to, h);
+      all = all && end != kNoBlock;
+      ends.insert(end);
+    }
+    if (all && ends.size() >= 2) return kNoBlock;
+  }
   // 3.12+ copies a small block that ends the frame into every jump to it: a
   // loop whose code after it is `return x` has that at each break (after
   // the POP_EXCEPT or POP_TOP the break needs). The last whole copy stands
@@ -2663,6 +2740,13 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
         return after;
       return exit;
     }
+    // 3.12+ a loop in an except clause whose breaks end the clause: each
+    // break is a copy of the code after the try, and the else (here, the
+    // exit) ends the frame. Nothing follows the loop in the clause.
+    if (after == kNoBlock && std::any_of(targets.begin(), targets.end(), [&](BlockId to) {
+          return to != exit && ends_clause_by_copy(to, h);
+        }))
+      return kNoBlock;
     return after != kNoBlock ? after : exit;
   }
   // A lone jump on to where another exit jumps as well is a `break` (a

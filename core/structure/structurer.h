@@ -83,6 +83,7 @@ class Structurer {
     std::vector<std::pair<std::uint8_t, std::uint32_t>> tail_code{};
     std::size_t tail_stmts = 0;
     std::size_t regions = 0;  // protected regions open around the loop
+    std::size_t clauses = 0;  // except (and 3.8 finally) clauses open around the loop
     // Where a jump is a `continue`.
     bool continues_at(cfg::BlockId b) const {
       return b == header || (entry != cfg::kNoBlock && b == entry) || (alias != cfg::kNoBlock && b == alias);
@@ -160,6 +161,7 @@ class Structurer {
   LoopContext loop_context(cfg::BlockId h, cfg::BlockId follow, cfg::LoopId loop) const {
     LoopContext context{h, follow, loop, rotated_entry(loop), nop_head_alias(loop)};
     context.regions = regions_.size();
+    context.clauses = clauses_.size();
     return context;
   }
   struct AsyncForHead {
@@ -208,6 +210,14 @@ class Structurer {
   std::uint32_t loop_span_end(cfg::LoopId loop) const;
   bool in_current_loop(cfg::BlockId b) const;
   bool copies_block(cfg::BlockId b, cfg::BlockId original) const;
+  bool copies_follow(cfg::BlockId b, cfg::BlockId follow, std::size_t first = 0) const;
+  bool ends_clause_by_copy(cfg::BlockId b, cfg::BlockId inside) const;
+  cfg::BlockId clause_end_from(cfg::BlockId b, cfg::BlockId inside) const;
+  // The innermost loop runs inside the innermost except clause (and is the only one there).
+  bool loop_in_clause() const { return !context_.empty() && !clauses_.empty() && context_.back().clauses == clauses_.size(); }
+  bool one_loop_in_clause() const {
+    return context_.size() < 2 || context_[context_.size() - 2].clauses < clauses_.size();
+  }
   cfg::BlockId fall_successor(cfg::BlockId b) const;
   cfg::BlockId jump_successor(cfg::BlockId b) const;
   cfg::BlockId normal_successor(cfg::BlockId b) const;
