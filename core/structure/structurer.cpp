@@ -2952,11 +2952,21 @@ BlockId Structurer::structure_async_for(BlockId h, const AsyncForHead& head, Seq
   if (exit != follow) orelse = sequence(exit, follow, exit_stack);
   ast::StmtPtr loop_stmt = ast::async_for(sink->target(), iter, strip_trailing_continue(body.stmts), orelse.stmts);
   out.stack = orelse.stack;
-  if (exit != follow)
+  if (exit != follow) {
     if (auto comp = inlined_comprehension(*loop_stmt, out.stack, loop)) {
       out.stack.back() = Item::value(comp);
       return follow;
     }
+  } else if (stack.size() >= 2 && out.stack.size() >= stack.size() - 1) {
+    // The code after the loop starts at END_ASYNC_FOR, from the handler's
+    // stack: the accumulator of an async comprehension is the item below
+    // the iterator, in both.
+    lift::Stack after_loop(stack.begin(), stack.end() - 1);
+    if (auto comp = inlined_comprehension(*loop_stmt, after_loop, loop)) {
+      out.stack[stack.size() - 2] = Item::value(comp);
+      return follow;
+    }
+  }
   out.stmts.push_back(loop_stmt);
   return follow;
 }
