@@ -213,6 +213,9 @@ struct Starred {
 struct Name {
   std::string id{};
   ExprContext ctx = ExprContext::Load;
+  // id is an expression's source, written as it is: an annotation the
+  // compiler kept as text (`from __future__ import annotations`).
+  bool source_text = false;
 };
 struct List {
   ExprList elts{};

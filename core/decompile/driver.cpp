@@ -69,6 +69,27 @@ ast::ExprPtr as_expression(const StmtList& body) {
   return nullptr;
 }
 
+bool is_docstring(const ast::StmtPtr& st) {
+  auto* e = st->as<ast::ExprStmt>();
+  auto* c = e ? e->value->as<ast::Constant>() : nullptr;
+  return c && c->value && c->value->is<StrValue>();
+}
+
+// The names module or class code reads, stores or deletes as globals: each
+// was declared `global`. (Not 3.8's `assert`, which loads AssertionError
+// with LOAD_GLOBAL; reads only when `reads` says they are declarations.)
+std::set<std::string> global_names(const DecodedCode& decoded, bool reads) {
+  std::set<std::string> names;
+  for (const Instruction& ins : decoded.instructions) {
+    if (!ins.info || (ins.op() != Op::STORE_GLOBAL && !(reads && ins.op() == Op::LOAD_GLOBAL) &&
+                      ins.op() != Op::DELETE_GLOBAL))
+      continue;
+    std::string n = resolve_argument(decoded, ins).text;
+    if (!(ins.op() == Op::LOAD_GLOBAL && n == "AssertionError")) names.insert(std::move(n));
+  }
+  return names;
+}
+
 // A def or class built elsewhere (a generic one) under the enclosing code's
 // name and decorators.
 ast::StmtPtr renamed(const ast::StmtPtr& def, const std::string& name, const ast::ExprList& decorators) {
@@ -114,6 +135,17 @@ StmtList Driver::tidy_structured(StmtList stmts, BodyKind kind) const {
   return structure::simplify(stmts, version_.minor, whole);
 }
 
+bool Driver::bound_in_enclosing_function(const std::string& name) const {
+  // scopes_.back() is the function itself; class bodies around it bind nothing it sees.
+  for (std::size_t k = 0; k + 1 < scopes_.size(); ++k) {
+    const CodeObject& scope = *scopes_[k];
+    if (!(scope.flags & kCoOptimized)) continue;
+    if (std::find(scope.localsplusnames.begin(), scope.localsplusnames.end(), name) != scope.localsplusnames.end())
+      return true;
+  }
+  return false;
+}
+
 StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, BodyKind kind) {
   if (++depth_ > kMaxDepth) {
     --depth_;
@@ -123,6 +155,11 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
     int& d;
     ~Guard() { --d; }
   } guard{depth_};
+  scopes_.push_back(code.get());
+  struct ScopeGuard {
+    std::vector<const CodeObject*>& scopes;
+    ~ScopeGuard() { scopes.pop_back(); }
+  } scope_guard{scopes_};
   // Lines only where the bytecode's shape depends on them (3.12 filters).
   const bool lines = lift::version_row(version_.minor).filter_jump_by_line;
   DecodedCode decoded = decode(code, version_, DecodeParts{.lines = lines, .positions = false});
@@ -149,26 +186,14 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
   if (!machine) stmts = tidy_structured(std::move(stmts), kind);
   switch (kind) {
     case BodyKind::Module: {
-      stmts = tidy_module_body(std::move(stmts));
+      stmts = tidy_module_body(std::move(stmts), code->flags);
       // Module code stores or loads a name as a global only when something
       // declared it `global` (a function's declaration counts for the whole
       // module); `global x` at the top does the same and changes no function.
-      // (Not 3.8's `assert`, which loads AssertionError with LOAD_GLOBAL.)
-      std::set<std::string> declared;
-      for (const Instruction& ins : decoded.instructions) {
-        if (!ins.info || (ins.op() != Op::STORE_GLOBAL && ins.op() != Op::LOAD_GLOBAL && ins.op() != Op::DELETE_GLOBAL))
-          continue;
-        std::string n = resolve_argument(decoded, ins).text;
-        if (!(ins.op() == Op::LOAD_GLOBAL && n == "AssertionError")) declared.insert(std::move(n));
-      }
+      std::set<std::string> declared = global_names(decoded, true);
       if (declared.empty()) return stmts;
       std::size_t at = 0;  // after the docstring and `from __future__` imports
-      auto is_doc = [](const ast::StmtPtr& st) {
-        auto* e = st->as<ast::ExprStmt>();
-        auto* c = e ? e->value->as<ast::Constant>() : nullptr;
-        return c && c->value && c->value->is<StrValue>();
-      };
-      if (at < stmts.size() && is_doc(stmts[at])) ++at;
+      if (at < stmts.size() && is_docstring(stmts[at])) ++at;
       while (at < stmts.size()) {
         auto* f = stmts[at]->as<ast::ImportFrom>();
         if (!f || f->module != "__future__") break;
@@ -178,8 +203,18 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
                    ast::global(std::vector<std::string>(declared.begin(), declared.end())));
       return stmts;
     }
-    case BodyKind::Class:
-      return tidy_class_body(std::move(stmts));
+    case BodyKind::Class: {
+      stmts = tidy_class_body(std::move(stmts), code->flags);
+      // A class body reads and stores its names by name: by global only when
+      // declared so (or, for reads, in a comprehension run inline).
+      std::set<std::string> declared =
+          global_names(decoded, !lift::version_row(version_.minor).inlines_comprehensions);
+      if (declared.empty()) return stmts;
+      const std::size_t at = !stmts.empty() && is_docstring(stmts[0]) ? 1 : 0;
+      stmts.insert(stmts.begin() + std::ptrdiff_t(at),
+                   ast::global(std::vector<std::string>(declared.begin(), declared.end())));
+      return stmts;
+    }
     case BodyKind::Function: {
       if (!machine) stmts = drop_trailing_return_none(std::move(stmts));
       // An async generator may not `return None`, only `return` (the same code).
@@ -190,7 +225,13 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
         });
       StmtList out;
       if (auto doc = docstring_of(*code, lift::version_row(version_.minor))) out.push_back(doc);
-      std::vector<std::string> g(lifter.globals().begin(), lifter.globals().end());
+      std::set<std::string> globals = lifter.globals();
+      // A name read as a global that an enclosing function binds was declared
+      // `global` here: without that, it would be the enclosing function's.
+      for (const Instruction& ins : decoded.instructions)
+        if (ins.info && ins.op() == Op::LOAD_GLOBAL)
+          if (std::string n = resolve_argument(decoded, ins).text; bound_in_enclosing_function(n)) globals.insert(n);
+      std::vector<std::string> g(globals.begin(), globals.end());
       std::set<std::string> nonlocals = lifter.nonlocals();
       // A free variable no instruction touches was only declared (`nonlocal a`).
       // (3.13+ hands one to a nested closure with LOAD_FAST, which does not

@@ -40,6 +40,7 @@ class Driver : public lift::Definer {
  private:
   std::vector<std::string> stored_self_attributes(const std::shared_ptr<const CodeObject>& code) const;
   ast::StmtList body_uncached(const std::shared_ptr<const CodeObject>& code, BodyKind kind);
+  bool bound_in_enclosing_function(const std::string& name) const;
   ast::StmtList tidy_structured(ast::StmtList stmts, BodyKind kind) const;
   lift::Item generic_definition(const lift::FunctionValue& wrapper, const ast::ExprList& args);
   lift::Item generic_fallback(const lift::FunctionValue& wrapper, const std::string& reason);
@@ -49,6 +50,8 @@ class Driver : public lift::Definer {
   ast::NodeArenaScope arena_;
   const VersionTraits& version_;
   int depth_ = 0;
+  // The code objects being decompiled, outermost first (the scopes around a nested one).
+  std::vector<const CodeObject*> scopes_;
   std::string private_prefix_;  // of the innermost class around the code being decompiled
   // Bodies already decompiled. The structurer lifts some blocks more than
   // once (to test whether they are a condition), and a block that defines a
@@ -66,9 +69,10 @@ class Driver : public lift::Definer {
 };
 
 // Class-body, module and function bookkeeping the compiler added.
-ast::StmtList tidy_class_body(ast::StmtList body);
-ast::StmtList tidy_module_body(ast::StmtList body);
-ast::StmtList annotations_to_ann_assign(ast::StmtList body);
+// `flags`: the code's flags (annotations under `from __future__ import annotations`).
+ast::StmtList tidy_class_body(ast::StmtList body, std::uint32_t flags);
+ast::StmtList tidy_module_body(ast::StmtList body, std::uint32_t flags);
+ast::StmtList annotations_to_ann_assign(ast::StmtList body, std::uint32_t flags);
 ast::StmtList drop_trailing_return_none(ast::StmtList body);
 // Drops `return None` from tail positions (keeping a lone one when keep_lone).
 ast::StmtList drop_tail_returns(ast::StmtList body, bool keep_lone);

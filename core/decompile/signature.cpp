@@ -1,17 +1,63 @@
 #include "decompile/signature.h"
 
+#include <string_view>
+
 #include "ast/build.h"
 
 namespace unveil::decompile {
 
 namespace {
-ast::ExprPtr lookup(const std::vector<std::pair<std::string, ast::ExprPtr>>& items,
-                    const std::string& name) {
-  for (const auto& [k, v] : items)
-    if (k == name) return v;
+// Whether `text` can be written in place of an annotation and still be that
+// one expression: on one line, brackets and quotes balanced, and nothing at
+// its top level that would end it (a comma, `=`, `;`, a comment). Text that
+// bytecode from elsewhere put there may be anything.
+bool is_one_expression(std::string_view text) {
+  if (text.empty()) return false;
+  int depth = 0;
+  char quote = 0;
+  for (std::size_t k = 0; k < text.size(); ++k) {
+    const char ch = text[k];
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) return false;  // newlines, tabs, controls
+    if (quote) {
+      if (ch == '\\') ++k;
+      else if (ch == quote) quote = 0;
+      continue;
+    }
+    switch (ch) {
+      case '\'': case '"': quote = ch; break;
+      case '(': case '[': case '{': ++depth; break;
+      case ')': case ']': case '}': if (--depth < 0) return false; break;
+      case '#': case ';': case '\\': return false;
+      case ',':
+        if (depth == 0) return false;
+        break;
+      case '=': {
+        // Only as part of ==, <=, >=, != at the top level.
+        const bool compare = (k > 0 && std::string_view("=<>!").find(text[k - 1]) != std::string_view::npos) ||
+                             (k + 1 < text.size() && text[k + 1] == '=');
+        if (depth == 0 && !compare) return false;
+        break;
+      }
+      default: break;
+    }
+  }
+  return depth == 0 && quote == 0;
+}
+
+ast::ExprPtr lookup(const lift::FunctionValue& f, const std::string& name) {
+  for (const auto& [k, v] : f.annotations)
+    if (k == name) return annotation_as_written(v, f.code->flags);
   return nullptr;
 }
 }  // namespace
+
+ast::ExprPtr annotation_as_written(ast::ExprPtr annotation, std::uint32_t flags) {
+  if (!(flags & kCoFutureAnnotations) || !annotation) return annotation;
+  auto* c = annotation->as<ast::Constant>();
+  const auto* text = c && c->value ? c->value->as<StrValue>() : nullptr;
+  if (!text || !is_one_expression(text->utf8)) return annotation;
+  return ast::make_expr(ast::Name{text->utf8, ast::ExprContext::Load, true});
+}
 
 ast::Arguments signature(const lift::FunctionValue& f) {
   const CodeObject& c = *f.code;
@@ -20,7 +66,7 @@ ast::Arguments signature(const lift::FunctionValue& f) {
   auto name_at = [&](std::size_t i) { return i < names.size() ? names[i] : "_arg" + std::to_string(i); };
   auto make = [&](std::size_t i) {
     std::string n = name_at(i);
-    return ast::arg(n, lookup(f.annotations, n));
+    return ast::arg(n, lookup(f, n));
   };
   std::size_t npos = std::size_t(std::max(0, c.argcount));
   std::size_t nposonly = std::size_t(std::max(0, c.posonlyargcount));
@@ -29,7 +75,9 @@ ast::Arguments signature(const lift::FunctionValue& f) {
   std::size_t next = npos;
   for (std::size_t i = 0; i < nkw; ++i) {
     ast::Arg k = make(next + i);
-    a.kw_defaults.push_back(lookup(f.kwdefaults, k.arg));
+    a.kw_defaults.push_back(nullptr);
+    for (const auto& [name, value] : f.kwdefaults)
+      if (name == k.arg) a.kw_defaults.back() = value;
     a.kwonlyargs.push_back(std::move(k));
   }
   next += nkw;
@@ -39,6 +87,6 @@ ast::Arguments signature(const lift::FunctionValue& f) {
   return a;
 }
 
-ast::ExprPtr return_annotation(const lift::FunctionValue& f) { return lookup(f.annotations, "return"); }
+ast::ExprPtr return_annotation(const lift::FunctionValue& f) { return lookup(f, "return"); }
 
 }  // namespace unveil::decompile

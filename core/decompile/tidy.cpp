@@ -2,6 +2,7 @@
 // bodies, removed (or turned back into what the source said).
 #include "ast/build.h"
 #include "decompile/driver.h"
+#include "decompile/signature.h"
 
 namespace unveil::decompile {
 
@@ -122,7 +123,7 @@ StmtList fold_try_else(StmtList body) {
 
 StmtList drop_trailing_return_none(StmtList body) { return drop_tail_returns(std::move(body), true); }
 
-StmtList annotations_to_ann_assign(StmtList body) {
+StmtList annotations_to_ann_assign(StmtList body, std::uint32_t flags) {
   StmtList out;
   for (const StmtPtr& s : body) {
     auto* a = s->as<ast::Assign>();
@@ -136,7 +137,7 @@ StmtList annotations_to_ann_assign(StmtList body) {
           value = out.back()->as<ast::Assign>()->value;
           out.pop_back();
         }
-      out.push_back(ast::ann_assign(ast::name(target, ast::ExprContext::Store), a->value, value));
+      out.push_back(ast::ann_assign(ast::name(target, ast::ExprContext::Store), annotation_as_written(a->value, flags), value));
       continue;
     }
     out.push_back(s);
@@ -144,12 +145,12 @@ StmtList annotations_to_ann_assign(StmtList body) {
   return out;
 }
 
-StmtList tidy_module_body(StmtList body) {
+StmtList tidy_module_body(StmtList body, std::uint32_t flags) {
   return annotations_to_ann_assign(
-      drop_tail_returns(fold_try_else(docstring_from_assign(std::move(body))), false));
+      drop_tail_returns(fold_try_else(docstring_from_assign(std::move(body))), false), flags);
 }
 
-StmtList tidy_class_body(StmtList body) {
+StmtList tidy_class_body(StmtList body, std::uint32_t flags) {
   StmtList out;
   for (const StmtPtr& s : body) {
     if (const std::string* n = assigned_name(s)) {
@@ -175,7 +176,7 @@ StmtList tidy_class_body(StmtList body) {
       if (n && (n->id == "__class__" || n->id == "__classcell__")) out.pop_back();
     }
   out = drop_tail_returns(std::move(out), false);
-  return annotations_to_ann_assign(docstring_from_assign(std::move(out)));
+  return annotations_to_ann_assign(docstring_from_assign(std::move(out)), flags);
 }
 
 }  // namespace unveil::decompile

@@ -1057,7 +1057,10 @@ void Unparser::visit(const T& node, Prec p) {
     write("*");
     expr(node.value, Prec::BOr);
   } else if constexpr (std::is_same_v<T, ast::Name>) {
-    write_name(node.id, NameRole::Variable);
+    if (node.source_text)
+      parens_if(p > Prec::Test, [&] { write(node.id); });
+    else
+      write_name(node.id, NameRole::Variable);
   } else if constexpr (std::is_same_v<T, ast::List>) {
     write("[");
     interleave(node.elts, ", ", [&](const ExprPtr& e) { expr(e, Prec::Test); });

@@ -39,6 +39,8 @@ struct VersionRow {
   bool match_statements;            // 3.10+: `match` exists (before, a kept copy and a test are something else)
   bool match_pushes_success;        // 3.10: MATCH_CLASS and MATCH_KEYS push their result and then a success bool
                                     // (3.11+: the result only, None on failure)
+  bool inlines_comprehensions;      // 3.12+: comprehensions run inline (PEP 709); in a class body their free
+                                    // names are LOAD_GLOBAL, which is no `global` declaration there
 };
 
 const VersionRow& version_row(int minor);

@@ -37,6 +37,7 @@ enum CodeFlag : std::uint32_t {
   kCoCoroutine = 0x80,
   kCoIterableCoroutine = 0x100,
   kCoAsyncGenerator = 0x200,
+  kCoFutureAnnotations = 0x1000000,  // `from __future__ import annotations`
   kCoHasDocstring = 0x4000000,  // 3.14
   kCoMethod = 0x8000000,        // 3.14
 };

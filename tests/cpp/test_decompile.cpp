@@ -10,7 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "ast/build.h"
 #include "decompile/decompile.h"
+#include "decompile/signature.h"
+#include "emit/unparse.h"
+#include "read/code_object.h"
 #include "python_snippets.h"
 #include "support/error.h"
 
@@ -138,4 +142,38 @@ TEST(Decompile, ReturnFromANamedHandler) {
 
 TEST(Decompile, LambdaAsAnAndOrOperand) {
   expect_all("x = a or (lambda: 1)\ny = a and (lambda q: q)\n", "x = a or (lambda: 1)\ny = a and (lambda q: q)\n");
+}
+
+TEST(Decompile, GlobalDeclaredInAClassBodyAndANestedFunction) {
+  // Without the declarations the class body would store its own `n`, and
+  // inner() would read outer()'s.
+  expect_all(
+      "n = 0\nclass C:\n    global n\n    n += 1\ndef outer():\n    n = 1\n    def inner():\n        global n\n"
+      "        return n\n    return inner\n",
+      "global n\nn = 0\n\n\nclass C:\n    global n\n    n += 1\n\n\ndef outer():\n    n = 1\n\n"
+      "    def inner():\n        global n\n        return n\n\n    return inner\n");
+}
+
+TEST(Decompile, FutureAnnotationsAreWrittenAsTheirSource) {
+  expect_all(
+      "from __future__ import annotations\nx: list[int] = []\ndef f(a: A | None, *b: int) -> dict[str, 'B']:\n"
+      "    return a\n",
+      "from __future__ import annotations\nx: list[int] = []\n\n\ndef f(a: A | None, *b: int) -> dict[str, 'B']:\n"
+      "    return a\n");
+}
+
+TEST(Decompile, AnnotationTextIsWrittenOnlyWhenItIsOneExpression) {
+  using unveil::decompile::annotation_as_written;
+  constexpr std::uint32_t kFuture = unveil::kCoFutureAnnotations;
+  auto text = [](const char* s) { return unveil::ast::string(s); };
+  auto show = [](const unveil::ast::ExprPtr& e) { return unveil::unparse_expr(*e); };
+  EXPECT_EQ(show(annotation_as_written(text("list[int]"), kFuture)), "list[int]");
+  EXPECT_EQ(show(annotation_as_written(text("Callable[[int], str] | None"), kFuture)), "Callable[[int], str] | None");
+  EXPECT_EQ(show(annotation_as_written(text("a == b"), kFuture)), "a == b");
+  EXPECT_EQ(show(annotation_as_written(text("Literal['#', ',']"), kFuture)), "Literal['#', ',']");
+  // Without the future flag an annotation string is a string.
+  EXPECT_EQ(show(annotation_as_written(text("list[int]"), 0)), "'list[int]'");
+  // Text that would not stay one annotation stays a string.
+  for (const char* bad : {"int = 5", "a, b", "x)\nimport os\n(y", "int  # c", "f(", "a; b", "'open", ""})
+    EXPECT_EQ(show(annotation_as_written(text(bad), kFuture)), show(text(bad))) << bad;
 }
