@@ -2,7 +2,11 @@
 
 Generates random functions that nest if/elif/else, for and while loops (with
 else, break and continue), try/except/else/finally, with statements,
-returns and raises, all bounded so that every call ends. Each program is
+returns and raises, all bounded so that every call ends. With
+--expressions, statements and conditions also compute values the way real
+code does: conditional expressions, and/or chains used as values, chained
+comparisons, walrus, comprehensions with filters, lambdas with defaults
+and closures, f-strings, unpacking, displays with ** and *. Each program is
 compiled by the running Python, decompiled by the CLI, recompiled, and every
 function is called on a grid of arguments in both versions. A function whose
 observed behaviour differs (its log of steps, its return value, the
@@ -11,6 +15,7 @@ can do, since its output looks plausible and is wrong.
 
     python tools/fuzz_programs.py --cli build/cpp-release/cli/unveil-decompile
     python tools/fuzz_programs.py --programs 2000 --seed 7 --show 3   # the installed CLI
+    python tools/fuzz_programs.py --expressions --programs 500       # richer values
     python3 tools/crossversion.py --no-install run -- {python} tools/fuzz_programs.py
 
 Prints, per run: functions generated, outputs that do not compile, functions
@@ -66,6 +71,27 @@ CONDITIONS = [
 ]
 
 
+# --expressions: values (of a, b, k) and conditions that real code computes.
+VALUES = [
+    "a if {c} else a + {n}", "(a and b) or k", "a or b and k", "-a if a < 0 else a",
+    "len([x for x in range(a % 4) if x % 2 == k % 2])", "sum(x for x in range({n}) if x > a)",
+    "int({c})", "max(a, b, k) - min(a, k)", "a if not b else (k if a > k else b)",
+    "(t := a + {n}) * 2 - t", "[a, *range(k % 3), b][-1]", "{{'a': a, **{{'k': k}}}}['k'] + a",
+    "sorted({{a % 3, k, {n}}})[0]", "(lambda x, y={n}: x * y + k)(a)", "a << 1 if a >= 0 else a",
+    "next((x for x in (a, b, k) if x), {n})", "{n} < a <= {m} or b",
+]
+EXPRESSION_CONDITIONS = [
+    "(a if b else k) > {n}", "not (a and not b)", "a in ({n}, {m}) and b not in (0,)",
+    "(t := a - {n}) > 0 and t < {m}", "any(x > {n} for x in (a, k))", "a is None or b",
+    "[x for x in range(3) if x == a]", "f'{{a}}' == '{n}'", "not b or a > {n} and k < {m}",
+]
+EXPRESSION_STATEMENTS = [
+    "a = {v}", "b = {v}", "log.append({v})", "log.append(f'{{a}}-{{b!r}}-{{k:>3}}')",
+    "a, b = b if isinstance(b, int) else int(b), a", "first, *rest = [a, b, k]\nlog.append((first, rest))",
+    "log.append({{x: x * a for x in range(k % 3)}})", "log[-1:] = [{v}]",
+]
+
+
 @dataclass
 class Generator:
     """Random statements; `k` is the innermost loop's variable (0 outside loops)."""
@@ -73,14 +99,20 @@ class Generator:
     rng: random.Random
     tag: int = 0
     counters: int = 0
+    expressions: bool = False
+
+    def value(self) -> str:
+        n = self.rng.randint(-1, 3)
+        return self.rng.choice(VALUES).format(c=self.cond(plain=True), n=n, m=n + self.rng.randint(1, 3))
 
     def next_tag(self) -> int:
         self.tag += 1
         return self.tag
 
-    def cond(self) -> str:
+    def cond(self, plain: bool = False) -> str:
         n = self.rng.randint(-1, 3)
-        return self.rng.choice(CONDITIONS).format(n=n, m=n + self.rng.randint(1, 3))
+        table = CONDITIONS + EXPRESSION_CONDITIONS if self.expressions and not plain else CONDITIONS
+        return self.rng.choice(table).format(n=n, m=n + self.rng.randint(1, 3))
 
     def block(self, depth: int, in_loop: bool, in_finally: bool, size: Optional[int] = None) -> List[str]:
         count = size if size is not None else self.rng.randint(1, 3)
@@ -98,8 +130,11 @@ class Generator:
             lambda: [f"a = a + {self.rng.randint(1, 2)}"],
             lambda: [f"b = not b" if self.rng.random() < 0.5 else f"log.append((a, b, k))"],
         ]
+        if self.expressions:
+            simple += [lambda: self.rng.choice(EXPRESSION_STATEMENTS).format(v=self.value()).split("\n")] * 3
+        results = ['a', 'b', 'k', str(self.next_tag()), 'None', 'log[-1:]'] + ([self.value()] if self.expressions else [])
         leaves = [
-            lambda: [f"return {self.rng.choice(['a', 'b', 'k', str(self.next_tag()), 'None', 'log[-1:]'])}"],
+            lambda: [f"return {self.rng.choice(results)}"],
             lambda: [f"raise {self.rng.choice(['ValueError', 'KeyError'])}({self.next_tag()})"],
         ]
         if in_loop:
@@ -170,11 +205,11 @@ def indent(lines: List[str]) -> List[str]:
     return ["    " + line for line in lines]
 
 
-def program(seed: int, functions: int) -> str:
+def program(seed: int, functions: int, expressions: bool = False) -> str:
     rng = random.Random(seed)
     out = [PRELUDE]
     for f in range(functions):
-        gen = Generator(rng)
+        gen = Generator(rng, expressions=expressions)
         body = ["k = 0"] + gen.block(rng.randint(2, 4), False, False, rng.randint(2, 4))
         out += [f"def f{f}(a, b, log):"] + indent(body) + [""]
     return "\n".join(out) + "\n"
@@ -228,8 +263,9 @@ def sabotaged(source: str) -> str:
     return source.replace("a = a + 1", "a = a + 3")
 
 
-def check(seed: int, functions: int, cli: List[str], tmp: str, tally: Tally, mode: str = "cli") -> None:
-    source = program(seed, functions)
+def check(seed: int, functions: int, cli: List[str], tmp: str, tally: Tally, mode: str = "cli",
+          expressions: bool = False) -> None:
+    source = program(seed, functions, expressions)
     path = os.path.join(tmp, f"p{seed}.py")
     with open(path, "w") as f:
         f.write(source)
@@ -277,6 +313,8 @@ def main() -> int:
     parser.add_argument("--functions", type=int, default=8, help="functions per program")
     parser.add_argument("--seed", type=int, default=0, help="first program's seed")
     parser.add_argument("--show", type=int, default=10, help="behaviour differences to print")
+    parser.add_argument("--expressions", action="store_true",
+                        help="also generate value-computing statements and conditions (a different program per seed)")
     checks = parser.add_mutually_exclusive_group()
     checks.add_argument("--identity", action="store_const", dest="mode", const="identity",
                         help="the source as output: must give 100%% and no difference")
@@ -286,7 +324,7 @@ def main() -> int:
     tally = Tally()
     with tempfile.TemporaryDirectory(prefix="unveil-fuzz-programs-") as tmp:
         for seed in range(args.seed, args.seed + args.programs):
-            check(seed, args.functions, args.cli.split(), tmp, tally, args.mode or "cli")
+            check(seed, args.functions, args.cli.split(), tmp, tally, args.mode or "cli", args.expressions)
     version = "%d.%d" % sys.version_info[:2]
     share = 100.0 * tally.equal / max(1, tally.functions)
     print(f"Python {version} ({args.mode or 'cli'}): {args.programs} programs (seeds {args.seed}..{args.seed + args.programs - 1}), "

@@ -469,14 +469,28 @@ def failures_by_group(results: List[CaseResult], known: Dict[str, str], details:
     return "\n".join(lines)
 
 
+FALLBACK_MARK = "unveil could not decompile"  # what a function unveil gives up on says and raises
+
+
+def silent_miscompile(result: CaseResult) -> bool:
+    """Output that compiles and behaves differently without unveil saying it
+    gave up anywhere: the one failure a listing does not excuse."""
+    return (result.recompiled and not result.behaviour_equal and result.decompiled is not None
+            and FALLBACK_MARK not in result.decompiled)
+
+
 def verdict(result: CaseResult, known: Dict[str, str]) -> Tuple[str, str]:
     """('pass' | 'xfail' | 'fail', message) for a result against the known
-    failures: a listed case that passes fails too, so the list cannot rot."""
+    failures: a listed case that passes fails too, so the list cannot rot,
+    and a silent miscompile fails even when listed."""
     listed = result.case.id in known
     if result.passed and not listed:
         return "pass", ""
     if result.passed:
         return "fail", f"{result.case.id} now passes on {VERSION}: remove it from known_failures.txt"
+    if listed and silent_miscompile(result):
+        return "fail", (f"{result.case.id} behaves differently on {VERSION} and unveil did not say it gave up "
+                        "(a silent miscompile: listing it does not excuse it):\n" + "\n".join(result.problems))
     if listed:
         return "xfail", f"known failure on {VERSION}: {known[result.case.id] or result.stage}"
     return "fail", (f"{result.case.id} failed at {result.stage}:\n" + "\n".join(result.problems)

@@ -644,7 +644,15 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
               !graph_.last_instruction(prev).jump_target && !only_jumps(b) && single_entry(b) &&
               only_ends_frame(b) && stays_inside())
             break;
-          if (!context_.empty() && context_.back().continues_at(b) && written_continue) {
+          // (A `continue` through an empty finally body: the clause runs on
+          // into a jump of its own, reached from it only, to the loop's
+          // head. A jump there is the clause's way to the loop's end.)
+          const bool continues =
+              !context_.empty() &&
+              (context_.back().continues_at(b) ||
+               (eff.pop_except && !graph_.last_instruction(prev).jump_target && single_entry(b) && only_jumps(b) &&
+                context_.back().continues_at(through_jumps(b))));
+          if (continues && written_continue) {
             out.stmts.push_back(ast::continue_());
           } else if (!context_.empty() && b == context_.back().follow) {
             out.stmts.push_back(ast::break_());
@@ -794,8 +802,10 @@ bool Structurer::dead_end(BlockId b) const {
 // finally body's CALL_FINALLY) and moving the returned value (which is either
 // computed inside or a constant) around it. Returning None there is the
 // function's implicit end after the `with`, not a `return`.
-bool Structurer::unwinds_then_returns(BlockId b) const {
+bool Structurer::unwinds_then_returns(BlockId b, bool* value_below_exit) const {
   bool exit_call = false;
+  bool swapped = false;  // the value moved above __exit__ before the first exit call
+  if (value_below_exit) *value_below_exit = false;
   const Instruction* previous = nullptr;
   for (int guard = 0; guard < 8 && b != kNoBlock; ++guard) {
     for (const Instruction& i : graph_.instructions(b)) {
@@ -811,8 +821,15 @@ bool Structurer::unwinds_then_returns(BlockId b) const {
         case Op::RETURN_CONST:
           return exit_call && !loads_none(i);
         case Op::RETURN_VALUE:
+          // (A constant is loaded after the unwinding; any other value was
+          // on the stack through it, swapped above __exit__ when the body
+          // pushed it.)
+          if (value_below_exit) *value_below_exit = !swapped && !(previous && previous->op() == Op::LOAD_CONST);
           return exit_call && !(previous && previous->op() == Op::LOAD_CONST && loads_none(*previous));
-        case Op::NOP: case Op::POP_BLOCK: case Op::SWAP: case Op::ROT_TWO: case Op::LOAD_CONST:
+        case Op::SWAP: case Op::ROT_TWO:
+          swapped = swapped || !exit_call;
+          break;
+        case Op::NOP: case Op::POP_BLOCK: case Op::LOAD_CONST:
         case Op::DUP_TOP: case Op::POP_TOP: case Op::EXTENDED_ARG: case Op::JUMP_FORWARD:
         case Op::JUMP_ABSOLUTE: case Op::JUMP_BACKWARD: case Op::JUMP_BACKWARD_NO_INTERRUPT:
           break;
@@ -909,8 +926,13 @@ bool Structurer::leaves_region(BlockId b, std::size_t stack_depth) const {
   if (expected == kNoBlock && dead_end(b) && handler_kind(regions_.back().handler) == HandlerKind::Except &&
       !lift::version_row(code_.traits->minor).copies_final_return && !returns_value_from_before(b))
     return false;
-  if (b != expected && handler_kind(regions_.back().handler) != HandlerKind::Except &&
-      unwinds_then_returns(b))
+  // (Out of a with, only a value the body pushed: the compiler swaps it
+  // above __exit__. One below __exit__ was there before the with and is
+  // returned after it, as in a copy of a finally body that holds a with.)
+  const HandlerKind kind = handler_kind(regions_.back().handler);
+  bool value_below_exit = false;
+  if (b != expected && kind != HandlerKind::Except && unwinds_then_returns(b, &value_below_exit) &&
+      (kind != HandlerKind::With || !value_below_exit))
     return false;
   // `break`/`continue` out of the try: its unwinding (a finally copy, a
   // with's exit) runs outside the protected range, then jumps.
@@ -1092,6 +1114,11 @@ void Structurer::remove_finally_copies(Seq& seq) const {
       return n && lifter_.temporaries().count(n->id) > 0;
     };
     while (spilled(index)) ++index;
+    // `finally: pass` may leave no statement on the normal path: its line
+    // sits on the jump that goes on.
+    if (fin.size() == 1 && fin[0]->is<ast::Pass>() &&
+        (index >= seq.stmts.size() || !seq.stmts[index]->is<ast::Pass>()))
+      continue;
     if (index + fin.size() > seq.stmts.size())
       fail(0, "the normal-path copy of a finally body is missing");
     ast::StmtList copy(seq.stmts.begin() + std::ptrdiff_t(index),
@@ -1304,9 +1331,29 @@ BlockId Structurer::with_suppressed_exit(BlockId b, BlockId handler, const lift:
   return suppressed;
 }
 
+// Values computed before a protected region and still on the stack below
+// it (a return value kept across a finally copy that holds a with or a
+// try) are named before the statement: its body and the code after it
+// then read the name, and the value is computed once, in its place.
+void Structurer::name_values_below(Seq& out, std::size_t keep) {
+  const std::size_t below = out.stack.size() > keep ? out.stack.size() - keep : 0;
+  for (std::size_t k = 0; k < below; ++k) {
+    Item& it = out.stack[k];
+    if (it.kind != Item::Kind::Value || !it.expr) continue;
+    if (it.expr->is<ast::Name>() || lifter_.computes_nothing(it.expr)) continue;
+    std::string t = lifter_.new_temporary();
+    out.stmts.push_back(ast::assign(ast::name(t, ast::ExprContext::Store), lifter_.expression_of(it)));
+    const ast::ExprPtr old = it.expr;
+    for (Item& o : out.stack)
+      if (o.kind == Item::Kind::Value && o.expr == old) o = Item::value(ast::name(t));
+  }
+}
+
 BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
   HandlerKind kind = handler_kind(handler);
   used_handlers_.push_back(handler);
+  // (A with keeps __exit__ and what __enter__ returned above them.)
+  name_values_below(out, kind == HandlerKind::With ? 2 : 0);
   lift::Stack entry_stack = out.stack;
   regions_.push_back({handler, kNoBlock, out.stack.size(), expected_exit(handler)});
   Seq body = sequence(b, kNoBlock, out.stack);
@@ -2380,6 +2427,14 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
     written_else = else_was_written(body, orelse, else_last);
   // An empty first arm flips the test, unless it is a block of its own that
   // only jumps on: `if c: pass` + `else:` (a negated test jumps straight on).
+  // An arm that left the protected region (it ran off the try body's end)
+  // skips what follows the if inside the region: only an arm that also
+  // leaves, or a follow that is itself the way out, says that.
+  auto goes_on_inside = [&](const Seq& arm) { return arm.open && !arm.left; };
+  auto runs_off = [&](const Seq& arm) { return arm.open && arm.left; };
+  if ((runs_off(then_seq) && goes_on_inside(else_seq)) || (runs_off(else_seq) && goes_on_inside(then_seq)))
+    if (follow != kNoBlock && !leaves_region(follow, (then_seq.left ? else_seq : then_seq).stack.size()))
+      fail(b, "one arm of an if leaves the try body, the other goes on in it");
   const bool written_pass = body != follow && is_lone_jump(body) && normal_successor(body) == follow;
   if (then_seq.stmts.empty() && !else_seq.stmts.empty() && !written_pass) {
     std::swap(then_seq, else_seq);

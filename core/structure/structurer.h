@@ -127,7 +127,8 @@ class Structurer {
   bool only_jumps(cfg::BlockId b) const;
   bool pops_then_jumps(cfg::BlockId b) const;
   bool unwinds_to_loop_edge(cfg::BlockId b) const;
-  bool unwinds_then_returns(cfg::BlockId b) const;
+  // `value_below_exit`: set when the value returned was on the stack below __exit__ through the unwinding.
+  bool unwinds_then_returns(cfg::BlockId b, bool* value_below_exit = nullptr) const;
   HandlerKind handler_kind(cfg::BlockId h) const;
   lift::Stack handler_stack(cfg::BlockId protected_block, const lift::Stack& stack) const;
   cfg::BlockId structure_try(cfg::BlockId b, cfg::BlockId handler, Seq& out);
@@ -210,6 +211,7 @@ class Structurer {
   std::uint32_t loop_span_end(cfg::LoopId loop) const;
   bool in_current_loop(cfg::BlockId b) const;
   bool copies_block(cfg::BlockId b, cfg::BlockId original) const;
+  void name_values_below(Seq& out, std::size_t keep);
   bool copies_follow(cfg::BlockId b, cfg::BlockId follow, std::size_t first = 0) const;
   bool ends_clause_by_copy(cfg::BlockId b, cfg::BlockId inside) const;
   cfg::BlockId clause_end_from(cfg::BlockId b, cfg::BlockId inside) const;

@@ -33,6 +33,20 @@ def test_programs_are_deterministic_and_end():
                 assert fuzz.observe(namespace[f"f{f}"], a, b)[0] in ("return", "raise"), (seed, f, a, b)
 
 
+def test_expression_programs_differ_compile_everywhere_and_end(tmp_path):
+    rich = fuzz.program(3, 4, expressions=True)
+    assert rich != fuzz.program(3, 4) and rich == fuzz.program(3, 4, expressions=True)
+    for seed in range(8):
+        namespace = fuzz.run_module(fuzz.program(seed, 4, expressions=True), "<fuzz>")
+        for f in range(4):
+            for a, b in fuzz.ARGUMENTS:
+                assert fuzz.observe(namespace[f"f{f}"], a, b)[0] in ("return", "raise"), (seed, f, a, b)
+    tally = fuzz.Tally()
+    for seed in range(4):
+        fuzz.check(seed, 4, [], str(tmp_path), tally, "identity", expressions=True)
+    assert tally.equal == tally.functions == 16 and tally.behaviour == []
+
+
 def test_identity_scores_everything(tmp_path):
     tally = fuzz.Tally()
     for seed in range(4):
