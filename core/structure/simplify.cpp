@@ -141,12 +141,14 @@ std::optional<StmtPtr> bottom_tested_while(const ast::If& i, const StmtPtr& next
         inner && inner->orelse.empty() && inner->body.size() == 1 && inner->body[0]->is<ast::While>())
       return bottom_tested_while(ast::If{flatten_boolop(ast::BoolOperator::And, i.test, inner->test), inner->body, {}},
                                  next);
-  // An else that is the statement after the if (3.10+ copies a function's
-  // final return into the test before the loop) is no else.
-  const bool else_is_next = i.orelse.size() == 1 && next && unparse(i.orelse) == unparse(StmtList{next});
-  if (i.body.size() != 1 || (!i.orelse.empty() && !else_is_next)) return std::nullopt;
+  if (i.body.size() != 1) return std::nullopt;
   auto* w = i.body[0]->as<ast::While>();
   if (!w || !is_true(w->test) || !w->orelse.empty() || w->body.empty()) return std::nullopt;
+  // An else that is the statement after the if (3.10+ copies a function's
+  // final return into the test before the loop) is no else. (Compared as
+  // text, so only once the if holds such a loop: most ifs do not.)
+  if (!i.orelse.empty() && !(i.orelse.size() == 1 && next && unparse(i.orelse) == unparse(StmtList{next})))
+    return std::nullopt;
   auto* tail = w->body.back()->as<ast::If>();
   if (!tail || tail->body.size() != 1) return std::nullopt;
   StmtList body(w->body.begin(), w->body.end() - 1);

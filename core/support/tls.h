@@ -12,3 +12,30 @@
 #else
 #define UNVEIL_FAST_TLS
 #endif
+
+namespace unveil {
+
+namespace detail {
+template <class T>
+struct PerThreadOwner {
+  T value{};
+  T*& fast;
+  ~PerThreadOwner() { fast = nullptr; }
+};
+}  // namespace detail
+
+// This thread's T (default-constructed on first use, destroyed at thread
+// exit), reached through one initial-exec pointer. A thread_local with a
+// destructor is reached through __tls_get_addr in a shared library, and the
+// compiler recomputes that address instead of keeping it: a call per use.
+template <class T>
+T& per_thread() {
+  static thread_local T* fast UNVEIL_FAST_TLS = nullptr;
+  if (fast) [[likely]]
+    return *fast;
+  static thread_local detail::PerThreadOwner<T> owner{T{}, fast};
+  fast = &owner.value;
+  return owner.value;
+}
+
+}  // namespace unveil
