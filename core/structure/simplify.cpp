@@ -354,8 +354,9 @@ struct Simplifier {
 
 }  // namespace
 
-StmtList simplify(const StmtList& body, int version_minor, bool ends_function) {
-  return Simplifier{version_minor, true, version_minor < 10}.body(body, ends_function);
+StmtList simplify(StmtList body, int version_minor, bool ends_function) {
+  std::optional<StmtList> changed = Simplifier{version_minor, true, version_minor < 10}.changed_body(body, ends_function);
+  return changed ? std::move(*changed) : std::move(body);
 }
 
 }  // namespace unveil::structure
