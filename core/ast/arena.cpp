@@ -1,12 +1,69 @@
 #include "ast/arena.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <new>
 
 namespace unveil::ast {
 
-thread_local NodeArena* NodeArena::current_ = nullptr;
+thread_local NodeArena* NodeArena::current_ UNVEIL_FAST_TLS = nullptr;
+
+namespace {
+
+constexpr std::size_t kFirstChunk = 2048;
+constexpr std::size_t kLastChunk = 64 * 1024;
+
+// The chunks of arenas that have gone, kept for the next arenas of this
+// thread. Every call makes an arena, and a chunk from malloc costs more than
+// its size suggests: a block this big makes glibc sort all its small free
+// blocks first. Only the sizes an arena grows through are kept, a few of
+// each (the biggest ones serve big calls, which take many).
+class ChunkPool {
+ public:
+  ~ChunkPool() { gone_ = true; }
+
+  static std::unique_ptr<std::byte[]> take(std::size_t size) {
+    if (gone_) return nullptr;
+    auto* list = pool().list(size);
+    if (!list || list->empty()) return nullptr;
+    std::unique_ptr<std::byte[]> chunk = std::move(list->back());
+    list->pop_back();
+    return chunk;
+  }
+  // Keeps `chunk` when there is room for it (else it is freed by the caller).
+  static void give(std::unique_ptr<std::byte[]>& chunk, std::size_t size) noexcept {
+    if (gone_) return;  // this thread is exiting
+    try {
+      auto* list = pool().list(size);
+      if (list && list->size() < (size == kLastChunk ? 8u : 2u)) list->push_back(std::move(chunk));
+    } catch (const std::bad_alloc&) {  // no room to keep it: freed as before
+    }
+  }
+
+ private:
+  static ChunkPool& pool() {
+    static thread_local ChunkPool p;
+    return p;
+  }
+  std::vector<std::unique_ptr<std::byte[]>>* list(std::size_t size) {
+    if (size < kFirstChunk || size > kLastChunk || !std::has_single_bit(size)) return nullptr;
+    return &lists_[std::size_t(std::countr_zero(size / kFirstChunk))];
+  }
+
+  // Read after the pool itself is destroyed (an arena freed late in thread exit).
+  static thread_local bool gone_ UNVEIL_FAST_TLS;
+  std::array<std::vector<std::unique_ptr<std::byte[]>>, std::countr_zero(kLastChunk / kFirstChunk) + 1> lists_;
+};
+
+thread_local bool ChunkPool::gone_ UNVEIL_FAST_TLS = false;
+
+}  // namespace
+
+NodeArena::~NodeArena() {
+  for (Chunk& c : chunks_) ChunkPool::give(c.bytes, c.size);
+}
 
 void* NodeArena::allocate(std::size_t bytes, std::size_t align) {
   for (FreeList& list : free_)
@@ -25,9 +82,11 @@ void* NodeArena::allocate(std::size_t bytes, std::size_t align) {
     // Chunks double up to 64 KiB: a small call takes one, a big one few
     // (and none so big that malloc maps and unmaps it on every call).
     const std::size_t size = std::max(chunk_size_, bytes + align);
-    chunk_size_ = std::min<std::size_t>(chunk_size_ * 2, 64 * 1024);
-    chunks_.push_back(std::make_unique_for_overwrite<std::byte[]>(size));
-    next_ = chunks_.back().get();
+    chunk_size_ = std::min(chunk_size_ * 2, kLastChunk);
+    std::unique_ptr<std::byte[]> chunk = ChunkPool::take(size);
+    if (!chunk) chunk = std::make_unique_for_overwrite<std::byte[]>(size);
+    chunks_.push_back(Chunk{std::move(chunk), size});
+    next_ = chunks_.back().bytes.get();
     end_ = next_ + size;
     p = aligned(next_);
   }

@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "support/tls.h"
+
 namespace unveil::ast {
 
 class NodeArena {
@@ -39,6 +41,7 @@ class NodeArena {
   void release() noexcept {
     if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) std::unique_ptr<NodeArena>{this};
   }
+  ~NodeArena();
 
  private:
   friend class NodeArenaScope;
@@ -53,14 +56,18 @@ class NodeArena {
   static constexpr std::size_t kFreeLists = 4;
   void recycle(void* p, std::size_t bytes) noexcept;
 
-  static thread_local NodeArena* current_;
+  static thread_local NodeArena* current_ UNVEIL_FAST_TLS;
   bool open_ = true;  // its scope still lives
   FreeList free_[kFreeLists];
   std::atomic<std::size_t> refs_{1};  // live nodes, plus one while a scope uses it
-  std::vector<std::unique_ptr<std::byte[]>> chunks_;
+  struct Chunk {
+    std::unique_ptr<std::byte[]> bytes;
+    std::size_t size;
+  };
+  std::vector<Chunk> chunks_;
   std::byte* next_ = nullptr;
   std::byte* end_ = nullptr;
-  std::size_t chunk_size_ = 2048;
+  std::size_t chunk_size_ = 2048;  // the next chunk's (kFirstChunk)
 };
 
 // Makes nodes of this thread come from a new arena for as long as it lives

@@ -7,6 +7,7 @@
 
 #include "cfg/builder.h"
 #include "support/error.h"
+#include "support/tls.h"
 
 namespace unveil::cfg {
 namespace {
@@ -32,10 +33,7 @@ struct Scratch {
   std::vector<BlockId> stack;
 };
 
-Scratch& scratch() {
-  static thread_local Scratch s;
-  return s;
-}
+Scratch& scratch() { return per_thread<Scratch>(); }
 
 }  // namespace
 

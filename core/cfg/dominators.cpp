@@ -1,6 +1,7 @@
 // Cooper-Harvey-Kennedy over a compact adjacency view of the graph: forward for
 // dominators, reversed with a virtual exit for post-dominators.
 #include "cfg/dominators.h"
+#include "support/tls.h"
 
 #include <algorithm>
 #include <utility>
@@ -42,10 +43,7 @@ struct Scratch {
   std::vector<std::uint32_t> rank, fill;
 };
 
-Scratch& scratch() {
-  static thread_local Scratch s;
-  return s;
-}
+Scratch& scratch() { return per_thread<Scratch>(); }
 
 struct View {
   std::uint32_t nodes = 0;

@@ -1,6 +1,7 @@
 // Loop nesting forest from back edges, and irreducible regions as the
 // strongly connected components that remain once back edges are removed.
 #include "cfg/loops.h"
+#include "support/tls.h"
 
 #include <algorithm>
 #include <numeric>
@@ -49,10 +50,7 @@ struct Scratch {
   std::vector<LoopId> created;
 };
 
-Scratch& scratch() {
-  static thread_local Scratch s;
-  return s;
-}
+Scratch& scratch() { return per_thread<Scratch>(); }
 
 void preorder(const Graph& graph, EdgeFilter filter, std::vector<BlockId>& out) {
   Scratch& s = scratch();

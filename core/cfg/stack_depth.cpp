@@ -16,6 +16,7 @@
 
 #include "cfg/builder.h"
 #include "support/error.h"
+#include "support/tls.h"
 
 namespace unveil::cfg {
 namespace {
@@ -27,15 +28,29 @@ std::string values(std::int64_t n) {
   return std::to_string(n) + (n == 1 ? " value" : " values");
 }
 
+// The working arrays of one check, kept for the next (every graph is
+// checked, most of a few blocks: allocating them cost more than filling them).
+// No check starts inside another.
+struct Scratch {
+  std::vector<std::int64_t> depth;
+  std::vector<std::uint32_t> from;
+  std::vector<BlockId> work;
+};
+
 class StackDepthCheck {
  public:
-  explicit StackDepthCheck(const GraphBuilder& builder)
+  explicit StackDepthCheck(const GraphBuilder& builder, Scratch& scratch)
       : b_(builder),
         graph_(builder.graph()),
         ins_(builder.code_.instructions),
         minor_(builder.code_.traits->minor),
-        depth_(graph_.size(), -1),
-        from_(graph_.size(), 0) {}
+        depth_(scratch.depth),
+        from_(scratch.from),
+        work_(scratch.work) {
+    depth_.assign(graph_.size(), -1);
+    from_.assign(graph_.size(), 0);
+    work_.clear();
+  }
 
   void run() {
     reach(graph_.entry(), 0, 0);
@@ -127,13 +142,13 @@ class StackDepthCheck {
   const Graph& graph_;
   const std::vector<Instruction>& ins_;
   const int minor_;
-  std::vector<std::int64_t> depth_;     // -1: not reached yet
-  std::vector<std::uint32_t> from_;     // the offset the first path came from
-  std::vector<BlockId> work_;
+  std::vector<std::int64_t>& depth_;  // -1: not reached yet
+  std::vector<std::uint32_t>& from_;  // the offset the first path came from
+  std::vector<BlockId>& work_;
 };
 
 }  // namespace
 
-void GraphBuilder::check_stack_depths() const { StackDepthCheck(*this).run(); }
+void GraphBuilder::check_stack_depths() const { StackDepthCheck(*this, per_thread<Scratch>()).run(); }
 
 }  // namespace unveil::cfg

@@ -132,7 +132,7 @@ StmtList Driver::tidy_structured(StmtList stmts, BodyKind kind) const {
   if (whole) stmts = drop_tail_returns(std::move(stmts), kind == BodyKind::Function);
   if (kind == BodyKind::Function && lift::version_row(version_.minor).copies_final_return)
     stmts = drop_else_return_none(std::move(stmts));
-  return structure::simplify(stmts, version_.minor, whole);
+  return structure::simplify(std::move(stmts), version_.minor, whole);
 }
 
 bool Driver::bound_in_enclosing_function(const std::string& name) const {

@@ -1467,7 +1467,7 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
       open = true;
     }
     if (s.stmts.empty()) s.stmts.push_back(ast::pass());
-    return s.stmts;
+    return std::move(s.stmts);
   };
   for (Case& c : cases) out_cases.push_back(ast::match_case(c.shape.pattern, body_of(c.body, c.loaded), c.guard));
   if (default_start) out_cases.push_back(ast::match_case(ast::wildcard(), body_of(*default_start, std::nullopt)));

@@ -141,12 +141,14 @@ std::optional<StmtPtr> bottom_tested_while(const ast::If& i, const StmtPtr& next
         inner && inner->orelse.empty() && inner->body.size() == 1 && inner->body[0]->is<ast::While>())
       return bottom_tested_while(ast::If{flatten_boolop(ast::BoolOperator::And, i.test, inner->test), inner->body, {}},
                                  next);
-  // An else that is the statement after the if (3.10+ copies a function's
-  // final return into the test before the loop) is no else.
-  const bool else_is_next = i.orelse.size() == 1 && next && unparse(i.orelse) == unparse(StmtList{next});
-  if (i.body.size() != 1 || (!i.orelse.empty() && !else_is_next)) return std::nullopt;
+  if (i.body.size() != 1) return std::nullopt;
   auto* w = i.body[0]->as<ast::While>();
   if (!w || !is_true(w->test) || !w->orelse.empty() || w->body.empty()) return std::nullopt;
+  // An else that is the statement after the if (3.10+ copies a function's
+  // final return into the test before the loop) is no else. (Compared as
+  // text, so only once the if holds such a loop: most ifs do not.)
+  if (!i.orelse.empty() && !(i.orelse.size() == 1 && next && unparse(i.orelse) == unparse(StmtList{next})))
+    return std::nullopt;
   auto* tail = w->body.back()->as<ast::If>();
   if (!tail || tail->body.size() != 1) return std::nullopt;
   StmtList body(w->body.begin(), w->body.end() - 1);
@@ -184,14 +186,17 @@ std::optional<StmtPtr> bottom_tested_while(const ast::If& i, const StmtPtr& next
   return ast::if_(outer_test, {ast::while_(loop_test, std::move(body))});
 }
 
-// `if c: continue else: break` at the end of a loop body → `if not c: break`.
-StmtList bottom_test(StmtList body) {
-  if (body.empty()) return body;
+// `if c: continue else: break` at the end of a loop body → `if not c: break`
+// (nullopt: the body has no such end).
+std::optional<StmtList> bottom_test(const StmtList& body) {
+  if (body.empty()) return std::nullopt;
   auto* i = body.back()->as<ast::If>();
-  if (i && i->body.size() == 1 && i->body[0]->is<ast::Continue>() && i->orelse.size() == 1 &&
-      i->orelse[0]->is<ast::Break>())
-    body.back() = ast::if_(negate(i->test), {ast::break_()});
-  return body;
+  if (!(i && i->body.size() == 1 && i->body[0]->is<ast::Continue>() && i->orelse.size() == 1 &&
+        i->orelse[0]->is<ast::Break>()))
+    return std::nullopt;
+  StmtList out = body;
+  out.back() = ast::if_(negate(i->test), {ast::break_()});
+  return out;
 }
 
 std::optional<StmtPtr> as_assert(const ast::If& i, int version_minor) {
@@ -246,20 +251,30 @@ struct Simplifier {
     // A statement whose bodies come back the same is kept, not copied: most
     // are, and a copy of each was garbage (and a count touched per child).
     if (auto* i = s->as<ast::If>()) {
-      ast::If copy{i->test, body(i->body), body(i->orelse), i->keep_else};
+      std::optional<StmtList> b = changed_body(i->body), orelse = changed_body(i->orelse);
+      if (!b && !orelse) {
+        if (auto w = bottom_tested_while(*i)) return *w;
+        if (auto a = as_assert(*i, minor)) return *a;
+        return s;
+      }
+      ast::If copy{i->test, b ? std::move(*b) : i->body, orelse ? std::move(*orelse) : i->orelse, i->keep_else};
       if (auto w = bottom_tested_while(copy)) return *w;
       if (auto a = as_assert(copy, minor)) return *a;
-      if (copy.body == i->body && copy.orelse == i->orelse) return s;
       return ast::make_stmt(std::move(copy), s->line);
     }
     if (auto* w = s->as<ast::While>()) {
-      ast::While copy{w->test, body(bottom_test(w->body)), body(w->orelse)};
+      std::optional<StmtList> tested = bottom_test(w->body);
+      const StmtList& loop_body = tested ? *tested : w->body;
+      std::optional<StmtList> b = changed_body(loop_body), orelse = changed_body(w->orelse);
+      if (!tested && !b && !orelse) return s;
+      ast::While copy{w->test, b ? std::move(*b) : loop_body, orelse ? std::move(*orelse) : w->orelse};
       if (copy.body == w->body && copy.orelse == w->orelse) return s;
       return ast::make_stmt(std::move(copy), s->line);
     }
     if (auto* f = s->as<ast::For>()) {
-      ast::For copy{f->target, f->iter, body(f->body), body(f->orelse)};
-      if (copy.body == f->body && copy.orelse == f->orelse) return s;
+      std::optional<StmtList> b = changed_body(f->body), orelse = changed_body(f->orelse);
+      if (!b && !orelse) return s;
+      ast::For copy{f->target, f->iter, b ? std::move(*b) : f->body, orelse ? std::move(*orelse) : f->orelse};
       return ast::make_stmt(std::move(copy), s->line);
     }
     if (auto* f = s->as<ast::AsyncFor>()) {
@@ -290,37 +305,58 @@ struct Simplifier {
   }
 
   StmtList body(const StmtList& stmts, bool ends_function = false) const {
-    StmtList out;
+    std::optional<StmtList> changed = changed_body(stmts, ends_function);
+    return changed ? std::move(*changed) : stmts;
+  }
+
+  // The simplified `stmts`, or nullopt when it is `stmts` itself (the same
+  // statements): most lists are, and copying each one touched every
+  // statement of a big function's tree once more.
+  std::optional<StmtList> changed_body(const StmtList& stmts, bool ends_function = false) const {
     static const StmtPtr implicit_return = [] {
       ast::NodeArenaScope heap(false);  // kept for good: not in the first call's arena
       return ast::return_(ast::none());
     }();
-    for (const StmtPtr& s : stmts) {
+    // `out` is made at the first statement that changes; until then it is
+    // stmts[0, k) for the k statements seen.
+    std::optional<StmtList> out;
+    auto differ = [&](std::size_t k) {
+      if (!out) out.emplace(stmts.begin(), stmts.begin() + std::ptrdiff_t(k));
+    };
+    for (std::size_t k = 0; k < stmts.size(); ++k) {
+      const StmtPtr& s = stmts[k];
       // `if c: return` + `else: rest` is `if c: return` then `rest` (same bytecode).
       // (An assert has no else: the rest goes after it even when it is an if.)
       if (auto* i = s->as<ast::If>(); hoist && i && !i->keep_else && !i->orelse.empty() && closes(i->body, hoist_returns) &&
                                      (!(i->orelse.size() == 1 && i->orelse[0]->is<ast::If>()) ||
                                       as_assert(ast::If{i->test, i->body, {}}, minor))) {
-        out.push_back(stmt(ast::if_(i->test, i->body)));
+        differ(k);
+        out->push_back(stmt(ast::if_(i->test, i->body)));
         StmtList rest = body(i->orelse);
-        out.insert(out.end(), rest.begin(), rest.end());
+        out->insert(out->end(), rest.begin(), rest.end());
         continue;
       }
       StmtPtr one = stmt(s);
       if (auto* i = one->as<ast::If>()) {
-        StmtPtr next = &s != &stmts.back() ? *(&s + 1) : ends_function ? implicit_return : nullptr;
+        StmtPtr next = k + 1 < stmts.size() ? stmts[k + 1] : ends_function ? implicit_return : nullptr;
         if (auto w = bottom_tested_while(*i, next)) one = *w;
       }
-      out.push_back(one);
+      if (out) out->push_back(std::move(one));
+      else if (one != s) {
+        differ(k);
+        out->push_back(std::move(one));
+      }
     }
+    if (out && *out == stmts) return std::nullopt;  // changed and changed back
     return out;
   }
 };
 
 }  // namespace
 
-StmtList simplify(const StmtList& body, int version_minor, bool ends_function) {
-  return Simplifier{version_minor, true, version_minor < 10}.body(body, ends_function);
+StmtList simplify(StmtList body, int version_minor, bool ends_function) {
+  std::optional<StmtList> changed = Simplifier{version_minor, true, version_minor < 10}.changed_body(body, ends_function);
+  return changed ? std::move(*changed) : std::move(body);
 }
 
 }  // namespace unveil::structure

@@ -15,7 +15,7 @@ ast::StmtList strip_trailing_continue(ast::StmtList body);
 // `ends_function`: the body is a whole function or module (falling off it returns None).
 // `version_minor`: 3.8 asserts load AssertionError by name; before 3.10 an
 // if-arm that returns is hoisted out of its else (no PEP 626 exit copies).
-ast::StmtList simplify(const ast::StmtList& body, int version_minor, bool ends_function = false);
+ast::StmtList simplify(ast::StmtList body, int version_minor, bool ends_function = false);
 // `a and (b and c)` → `a and b and c`.
 ast::ExprPtr flatten_boolop(ast::BoolOperator op, const ast::ExprPtr& a, const ast::ExprPtr& b);
 

@@ -121,7 +121,7 @@ ast::StmtList Structurer::run() {
     if (b.is_handler && b.reachable && is_try_handler(b.id) && !implicit_handler(graph_, b.id) &&
         std::find(used_handlers_.begin(), used_handlers_.end(), b.id) == used_handlers_.end())
       fail(b.id, "an exception handler that no try/with statement explains");
-  return s.stmts;
+  return std::move(s.stmts);
 }
 
 // Instructions in block `b`, EXTENDED_ARG prefixes not counted.
@@ -2488,13 +2488,13 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
     }
   }
   if (!is_value) {
-    ast::StmtList body_stmts = then_seq.stmts;
+    ast::StmtList body_stmts = std::move(then_seq.stmts);  // the arms are not used after this
     if (body_stmts.empty()) body_stmts.push_back(ast::pass());
     if (written_else == false) {  // the rest goes on after the if
-      out.stmts.push_back(ast::if_(test, body_stmts));
+      out.stmts.push_back(ast::if_(test, std::move(body_stmts)));
       out.stmts.insert(out.stmts.end(), else_seq.stmts.begin(), else_seq.stmts.end());
     } else {
-      ast::StmtPtr stmt = ast::if_(test, body_stmts, else_seq.stmts);
+      ast::StmtPtr stmt = ast::if_(test, std::move(body_stmts), std::move(else_seq.stmts));
       if (written_else == true) {
         ast::If kept = *stmt->as<ast::If>();
         kept.keep_else = true;
