@@ -26,6 +26,52 @@ bool is_marker_call(const ExprPtr& e, const char* marker, std::size_t nargs) {
   return n && n->id == marker;
 }
 
+// When control runs through `stmts` (ifs whose arms only `continue` or go
+// on) to what follows: a filter. std::nullopt when `stmts` does more. A condition that picks between two filters, as
+// `if (x if c else y)` compiles, is that conditional expression.
+struct Filter {
+  bool always = false, never = false;
+  ExprPtr expr;  // set when neither
+
+  static Filter pass_all() { return {true, false, nullptr}; }
+  static Filter pass_none() { return {false, true, nullptr}; }
+  static Filter when(ExprPtr e) { return {false, false, std::move(e)}; }
+};
+std::optional<Filter> filter_of(const StmtList& stmts);
+
+ExprPtr filter_value(const Filter& f) { return f.expr ? f.expr : ast::boolean(f.always); }
+
+std::optional<Filter> filter_of_if(const ast::If& i) {
+  auto then = filter_of(i.body), otherwise = filter_of(i.orelse);
+  if (!then || !otherwise) return std::nullopt;
+  if (then->always && otherwise->always) return Filter::pass_all();
+  if (then->never && otherwise->never) return Filter::pass_none();
+  if (then->always && otherwise->never) return Filter::when(i.test);
+  if (then->never && otherwise->always) return Filter::when(negate(i.test));
+  return Filter::when(ast::if_exp(i.test, filter_value(*then), filter_value(*otherwise)));
+}
+
+std::optional<Filter> filter_of(const StmtList& stmts) {
+  std::optional<Filter> out = Filter::pass_all();
+  for (const ast::StmtPtr& s : stmts) {
+    if (s->is<ast::Pass>()) continue;
+    if (s->is<ast::Continue>()) return Filter::pass_none();
+    auto* i = s->as<ast::If>();
+    if (!i || !out->always) return std::nullopt;  // (one if, then nothing but pass)
+    out = filter_of_if(*i);
+    if (!out) return std::nullopt;
+  }
+  return out;
+}
+
+bool has_continue(const StmtList& stmts) {
+  for (const ast::StmtPtr& s : stmts) {
+    if (s->is<ast::Continue>()) return true;
+    if (auto* i = s->as<ast::If>(); i && (has_continue(i->body) || has_continue(i->orelse))) return true;
+  }
+  return false;
+}
+
 // One loop body: ifs, a nested for, or the element.
 bool walk(const StmtList& body, std::vector<ast::Comprehension>& gens, Element& out) {
   StmtList stmts;
@@ -41,6 +87,13 @@ bool walk(const StmtList& body, std::vector<ast::Comprehension>& gens, Element& 
       work.insert(work.end(), i->orelse.rbegin(), i->orelse.rend());
       continue;
     }
+    // An if whose arms only continue or go on: one filter (a conditional
+    // expression's jumps).
+    if (auto* i = s->as<ast::If>(); i && stmts.empty() && (has_continue(i->body) || has_continue(i->orelse)))
+      if (auto f = filter_of_if(*i); f && !f->always && !f->never) {
+        gens.back().ifs.push_back(f->expr);
+        continue;
+      }
     stmts.push_back(s);
   }
   if (stmts.size() != 1) return false;

@@ -2505,6 +2505,13 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
   }
   out.stack = merged;
   if (!then_seq.open && !else_seq.open) return kNoBlock;
+  // Every arm that goes on left the try body: so did the if (the sequence
+  // goes on where they left, and leaves too).
+  // (Only instead of a follow inside the region, which no arm reaches.)
+  if (!regions_.empty() && regions_.back().exit != kNoBlock && (runs_off(then_seq) || runs_off(else_seq)) &&
+      !goes_on_inside(then_seq) && !goes_on_inside(else_seq) && follow != kNoBlock &&
+      !leaves_region(follow, merged.size()))
+    return regions_.back().exit;
   return follow;
 }
 
@@ -2914,7 +2921,10 @@ ast::ExprPtr Structurer::inlined_comprehension(const ast::Stmt& loop, const lift
       if (loops_.contains(id, b.id)) end = std::max(end, b.end);
     own_line = filter_on_own_line(code_, begin, end);
   }
-  return rebuild_comprehension(*kind, loop, nullptr, own_line);
+  ast::ExprPtr comp = rebuild_comprehension(*kind, loop, nullptr, own_line);
+  // (Never the loop with its markers: that would name `_append_`.)
+  if (!comp) fail(loops_.loop(id).header, "a comprehension's loop has no comprehension form");
+  return comp;
 }
 
 std::vector<bool> Structurer::LazyPostDominators::async_for_exits(const cfg::Graph& graph) {
