@@ -89,6 +89,7 @@ step "round trip of each Python's top-level Lib/*.py (floors: tools/roundtrip_fl
 
 step "differential fuzzing: random structured programs, decompiled, run against the original (each Python)"
 "$PY" tools/crossversion.py --no-install run -- {python} tools/fuzz_programs.py --programs 200
+"$PY" tools/crossversion.py --no-install run -- {python} tools/fuzz_programs.py --expressions --programs 100
 
 step "torch layer (Python 3.11, torch 2.13.0 CPU)"
 TORCH_BASE=$(ls -d "$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")"/versions/3.11.*/bin/python | tail -n 1)

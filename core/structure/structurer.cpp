@@ -421,7 +421,13 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
     if (!at_header && first == 0) {
       if (!context_.empty()) {
         const LoopContext& loop = context_.back();
-        if (loop.continues_at(b)) {
+        // (≤3.9 threads a jump to a block that only jumps back to the head:
+        // a lone jump several arms reach, none of them its owner, is where
+        // they all go back to the head.)
+        const bool shared_back_jump =
+            lift::version_row(code_.traits->minor).keeps_dead_code && only_jumps(b) && !single_entry(b) &&
+            loop.continues_at(through_jumps(b));
+        if (loop.continues_at(b) || shared_back_jump) {
           out.stmts.push_back(ast::continue_());
           out.open = false;
           return out;
