@@ -38,11 +38,11 @@ constexpr EdgeFilter kFlow = EdgeFilter::normal().without(EdgeKind::Call);
 constexpr std::size_t kMaxSteps = 1'000'000;
 constexpr std::size_t kMaxNesting = 400;
 
-// An instruction that only passes control on (a NOP or a jump; the
-// pseudo-op JUMP never reaches co_code).
+// An instruction that only passes control on (a NOP or a jump, and the
+// EXTENDED_ARG of a far one; the pseudo-op JUMP never reaches co_code).
 bool only_moves_on(Op op) {
   return op == Op::NOP || op == Op::JUMP_FORWARD || op == Op::JUMP_ABSOLUTE || op == Op::NOT_TAKEN ||
-         op == Op::JUMP_BACKWARD;
+         op == Op::JUMP_BACKWARD || op == Op::EXTENDED_ARG;
 }
 
 // Handlers that no source construct wrote: 3.12+ generators' StopIteration
