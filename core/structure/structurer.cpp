@@ -2694,6 +2694,33 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
   for (std::uint32_t e : loops_.exits(graph_, loop))
     if (graph_.edge(e).kind != EdgeKind::Exception && !clause_reraise(graph_.edge(e).to))
       targets.push_back(graph_.edge(e).to);
+  // A loop left only from except clauses in it (`while True: try: ...
+  // except E: break`): its natural body has no exit, the clauses do. The
+  // one place outside the header's dominance they go on to is its end.
+  // (Clauses of a try inside the loop only: a try around the loop, whose
+  // region covers the header, is left by the exception itself.)
+  if (targets.empty()) {
+    const std::vector<BlockId> around = handler_chain(h);
+    auto in_inner_clause = [&](BlockId x) {
+      for (const cfg::Block& hb : graph_.blocks())
+        if (hb.is_handler && dom_.dominates(hb.id, x) &&
+            std::find(around.begin(), around.end(), hb.id) == around.end())
+          return true;
+      return false;
+    };
+    BlockId only = kNoBlock;
+    bool one = true;
+    for (const cfg::Block& blk : graph_.blocks()) {
+      if (!blk.reachable || loops_.contains(loop, blk.id) || !dom_.dominates(h, blk.id) || !in_inner_clause(blk.id))
+        continue;
+      graph_.for_each_successor(blk.id, kFlow, [&](const cfg::Edge& e) {
+        if (dom_.dominates(h, e.to)) return;
+        one = one && (only == kNoBlock || only == e.to);
+        only = e.to;
+      });
+    }
+    if (one && only != kNoBlock) return only;
+  }
   // A loop that is the last statement of an except clause and has a `break`:
   // each of its exits ends the clause on its own (no two meet before their
   // POP_EXCEPT), so nothing in the clause follows it. (Exits that meet
