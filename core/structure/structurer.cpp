@@ -650,13 +650,16 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
               !graph_.last_instruction(prev).jump_target && !only_jumps(b) && single_entry(b) &&
               only_ends_frame(b) && stays_inside())
             break;
-          // (A `continue` through an empty finally body: the clause runs on
+          // (A `continue` through an empty finally body, or through 3.8's
+          // unbinding of `except E as e` by CALL_FINALLY: the clause runs on
           // into a jump of its own, reached from it only, to the loop's
           // head. A jump there is the clause's way to the loop's end.)
           const bool continues =
               !context_.empty() &&
               (context_.back().continues_at(b) ||
-               (eff.pop_except && !graph_.last_instruction(prev).jump_target && single_entry(b) && only_jumps(b) &&
+               (eff.pop_except &&
+                (!graph_.last_instruction(prev).jump_target || graph_.last_instruction(prev).op() == Op::CALL_FINALLY) &&
+                single_entry(b) && only_jumps(b) &&
                 context_.back().continues_at(through_jumps(b))));
           if (continues && written_continue) {
             out.stmts.push_back(ast::continue_());
