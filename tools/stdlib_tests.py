@@ -57,7 +57,7 @@ def run_tests(module: str, directory: str, timeout: float) -> Tuple[str, str]:
     except subprocess.TimeoutExpired:
         return "TIMEOUT", ""
     text = done.stdout + done.stderr
-    summaries = SUMMARY.findall(text) and [line for line in text.splitlines() if SUMMARY.match(line)]
+    summaries = SUMMARY.findall(text)
     last = summaries[-1] if summaries else (text.strip().splitlines() or ["no output"])[-1]
     return last, text
 

@@ -247,9 +247,11 @@ bool Structurer::copies_block(BlockId b, BlockId original) const {
 // exit of a loop in an except clause its own copy of the clause's end).
 bool Structurer::copies_follow(BlockId b, BlockId follow, std::size_t first) const {
   if (follow == kNoBlock) return false;
+  auto copies = [&](BlockId original) {
+    return first == 0 ? copies_block(b, original) : copies_block_from(b, first, original);
+  };
   const BlockId end = through_jumps(follow);
-  if (first == 0 && (copies_block(b, follow) || (end != follow && copies_block(b, end)))) return true;
-  return first > 0 && (copies_block_from(b, first, follow) || (end != follow && copies_block_from(b, first, end)));
+  return copies(follow) || (end != follow && copies(end));
 }
 
 // The block whose POP_EXCEPT ends the except clause that `inside` is in,
@@ -269,6 +271,20 @@ BlockId Structurer::clause_end_from(BlockId b, BlockId inside) const {
     b = jump != kNoBlock ? jump : fall;
   }
   return kNoBlock;
+}
+
+// Reaching the end of the innermost except clause at b, from inside a loop
+// in that clause: a `break` when nothing follows the loop in the clause (and
+// no other loop of the clause is around it). Ending the clause silently
+// would run on in the loop, so any other case fails with `why`. False when
+// no loop runs inside the clause.
+bool Structurer::breaks_to_clause_end(BlockId b, const char* why) const {
+  const bool loop_in_clause =
+      !context_.empty() && !clauses_.empty() && context_.back().clauses == clauses_.size();
+  if (!loop_in_clause) return false;
+  const bool one_loop = context_.size() < 2 || context_[context_.size() - 2].clauses < clauses_.size();
+  if (context_.back().follow != kNoBlock || !one_loop) fail(b, why);
+  return true;
 }
 
 // 3.12+: from b on, the except clause that `inside` is in ends
@@ -557,20 +573,12 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
           } else if (!clauses_.empty() && !clauses_.back().finally &&
                      copies_block_from(b, copy, clauses_.back().after_try) &&
                      (clauses_.back().exit == kNoBlock || clauses_.back().exit == clauses_.back().after_try)) {
-            // From inside a loop in the clause, this is a `break` when nothing
-            // follows the loop (its else raises or returns): it goes on to the
-            // clause's end. Ending the clause silently would run on in the loop.
-            if (loop_in_clause()) {
-              if (context_.back().follow != kNoBlock || !one_loop_in_clause())
-                fail(b, "a loop in an except clause leaves by a copy of the code after the try");
-              keep_before_copy();
-              clauses_.back().exit = clauses_.back().after_try;
-              out.stmts.push_back(ast::break_());
-              out.open = false;
-              return out;
-            }
             keep_before_copy();
             clauses_.back().exit = clauses_.back().after_try;
+            if (breaks_to_clause_end(b, "a loop in an except clause leaves by a copy of the code after the try")) {
+              out.stmts.push_back(ast::break_());
+              out.open = false;
+            }
             return out;
           } else if (auto tail = after_try_copied_here(b, copy)) {
             // A try whose body never goes on: what follows POP_EXCEPT (and
@@ -669,11 +677,7 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
             if (clauses_.back().exit != kNoBlock && clauses_.back().exit != b)
               fail(b, "except clauses end at different places");
             clauses_.back().exit = b;
-            // From inside a loop in the clause, the clause's end is reached
-            // by a `break` when nothing follows the loop in the clause.
-            if (loop_in_clause()) {
-              if (context_.back().follow != kNoBlock || !one_loop_in_clause())
-                fail(b, "a loop in an except clause leaves it at its end");
+            if (breaks_to_clause_end(b, "a loop in an except clause leaves it at its end")) {
               out.stmts.push_back(ast::break_());
               out.open = false;
             }
@@ -1293,18 +1297,28 @@ Structurer::Seq Structurer::clause_body(BlockId start, lift::Stack stack, Join& 
 // Values computed inside a protected body that stay on the stack past its end
 // (generated code calls inside a try and uses the result after it) are stored
 // in temporaries inside the body, so the call stays protected.
+// Stack slot k of `seq`, a value that computes something, assigned to a
+// temporary at the end of seq's statements; every slot holding it reads the
+// name from then on. (Names and constants stay as they are.)
+void Structurer::name_value(Seq& seq, std::size_t k) {
+  Item& it = seq.stack[k];
+  if (it.kind != Item::Kind::Value || !it.expr) return;
+  if (it.expr->is<ast::Name>() || lifter_.computes_nothing(it.expr)) return;
+  std::string t = lifter_.new_temporary();
+  seq.stmts.push_back(ast::assign(ast::name(t, ast::ExprContext::Store), lifter_.expression_of(it)));
+  const ast::ExprPtr old = it.expr;
+  for (Item& o : seq.stack)
+    if (o.kind == Item::Kind::Value && o.expr == old) o = Item::value(ast::name(t));
+}
+
 void Structurer::keep_values_inside(Seq& body, const lift::Stack& entry) {
   if (!body.open) return;
   for (std::size_t k = 0; k < body.stack.size(); ++k) {
-    Item& it = body.stack[k];
-    if (it.kind != Item::Kind::Value || !it.expr) continue;
-    if (k < entry.size() && entry[k].kind == Item::Kind::Value && entry[k].expr == it.expr) continue;
-    if (it.expr->is<ast::Name>() || lifter_.computes_nothing(it.expr)) continue;
-    std::string t = lifter_.new_temporary();
-    body.stmts.push_back(ast::assign(ast::name(t, ast::ExprContext::Store), lifter_.expression_of(it)));
-    ast::ExprPtr old = it.expr;
-    for (Item& o : body.stack)
-      if (o.kind == Item::Kind::Value && o.expr == old) o = Item::value(ast::name(t));
+    const Item& it = body.stack[k];
+    if (k < entry.size() && entry[k].kind == Item::Kind::Value && it.kind == Item::Kind::Value &&
+        entry[k].expr == it.expr)
+      continue;
+    name_value(body, k);
   }
 }
 
@@ -1346,16 +1360,7 @@ BlockId Structurer::with_suppressed_exit(BlockId b, BlockId handler, const lift:
 // then read the name, and the value is computed once, in its place.
 void Structurer::name_values_below(Seq& out, std::size_t keep) {
   const std::size_t below = out.stack.size() > keep ? out.stack.size() - keep : 0;
-  for (std::size_t k = 0; k < below; ++k) {
-    Item& it = out.stack[k];
-    if (it.kind != Item::Kind::Value || !it.expr) continue;
-    if (it.expr->is<ast::Name>() || lifter_.computes_nothing(it.expr)) continue;
-    std::string t = lifter_.new_temporary();
-    out.stmts.push_back(ast::assign(ast::name(t, ast::ExprContext::Store), lifter_.expression_of(it)));
-    const ast::ExprPtr old = it.expr;
-    for (Item& o : out.stack)
-      if (o.kind == Item::Kind::Value && o.expr == old) o = Item::value(ast::name(t));
-  }
+  for (std::size_t k = 0; k < below; ++k) name_value(out, k);
 }
 
 BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
@@ -2704,12 +2709,13 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
   // region covers the header, is left by the exception itself.)
   if (targets.empty()) {
     const std::vector<BlockId> around = handler_chain(h);
+    std::vector<BlockId> inner_handlers;
+    for (const cfg::Block& hb : graph_.blocks())
+      if (hb.is_handler && std::find(around.begin(), around.end(), hb.id) == around.end())
+        inner_handlers.push_back(hb.id);
     auto in_inner_clause = [&](BlockId x) {
-      for (const cfg::Block& hb : graph_.blocks())
-        if (hb.is_handler && dom_.dominates(hb.id, x) &&
-            std::find(around.begin(), around.end(), hb.id) == around.end())
-          return true;
-      return false;
+      return std::any_of(inner_handlers.begin(), inner_handlers.end(),
+                         [&](BlockId hb) { return dom_.dominates(hb, x); });
     };
     BlockId only = kNoBlock;
     bool one = true;

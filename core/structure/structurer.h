@@ -133,6 +133,7 @@ class Structurer {
   lift::Stack handler_stack(cfg::BlockId protected_block, const lift::Stack& stack) const;
   cfg::BlockId structure_try(cfg::BlockId b, cfg::BlockId handler, Seq& out);
   cfg::BlockId with_suppressed_exit(cfg::BlockId b, cfg::BlockId handler, const lift::Stack& entry, Seq& out);
+  void name_value(Seq& seq, std::size_t k);
   void keep_values_inside(Seq& body, const lift::Stack& entry);
   cfg::BlockId structure_except(cfg::BlockId b, cfg::BlockId handler, Seq& body, Region done, Seq& out);
   struct Join {
@@ -215,11 +216,7 @@ class Structurer {
   bool copies_follow(cfg::BlockId b, cfg::BlockId follow, std::size_t first = 0) const;
   bool ends_clause_by_copy(cfg::BlockId b, cfg::BlockId inside) const;
   cfg::BlockId clause_end_from(cfg::BlockId b, cfg::BlockId inside) const;
-  // The innermost loop runs inside the innermost except clause (and is the only one there).
-  bool loop_in_clause() const { return !context_.empty() && !clauses_.empty() && context_.back().clauses == clauses_.size(); }
-  bool one_loop_in_clause() const {
-    return context_.size() < 2 || context_[context_.size() - 2].clauses < clauses_.size();
-  }
+  bool breaks_to_clause_end(cfg::BlockId b, const char* why) const;
   cfg::BlockId fall_successor(cfg::BlockId b) const;
   cfg::BlockId jump_successor(cfg::BlockId b) const;
   cfg::BlockId normal_successor(cfg::BlockId b) const;
