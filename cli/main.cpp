@@ -17,7 +17,7 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: unveil-decompile FILE.pyc                 (print the decompiled source)\n"
+    "usage: unveil-decompile [--state-machine] FILE.pyc   (print the decompiled source)\n"
     "       unveil-decompile --disasm [--no-recursive] [--show-caches] FILE.pyc\n"
     "       unveil-decompile --header FILE.pyc\n"
     "\n"
@@ -26,6 +26,8 @@ constexpr const char* kUsage =
     "  --header        print the .pyc header (magic, version, flags)\n"
     "  --no-recursive  do not list nested code objects\n"
     "  --show-caches   list the inline CACHE entries (3.11+)\n"
+    "  --state-machine write every function that fits as the general fallback\n"
+    "                  (a loop over a state variable): tests that fallback\n"
     "\n"
     "";
 
@@ -34,6 +36,7 @@ enum class Mode { None, Disasm, Header, Decompile };
 struct Options {
   Mode mode = Mode::None;
   unveil::DisasmOptions disasm;
+  unveil::DecompileOptions decompile;
   std::string path;
 };
 
@@ -44,6 +47,7 @@ bool parse(int argc, char** argv, Options& options) {
     else if (arg == "--header") options.mode = Mode::Header;
     else if (arg == "--no-recursive") options.disasm.recursive = false;
     else if (arg == "--show-caches") options.disasm.show_caches = true;
+    else if (arg == "--state-machine") options.decompile.state_machine = true;
     else if (arg == "-h" || arg == "--help") {
       std::fputs(kUsage, stdout);
       std::exit(0);
@@ -101,7 +105,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (options.mode == Mode::Decompile) {
-      std::fputs(unveil::decompile_pyc(data).c_str(), stdout);
+      std::fputs(unveil::decompile_pyc(data, options.decompile).c_str(), stdout);
       return 0;
     }
     unveil::PycFile file = unveil::read_pyc(data);

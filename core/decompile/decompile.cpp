@@ -10,13 +10,15 @@
 
 namespace unveil {
 
-ast::Module decompile_module(std::shared_ptr<const CodeObject> code, const VersionTraits& version) {
-  decompile::Driver driver(version);
+ast::Module decompile_module(std::shared_ptr<const CodeObject> code, const VersionTraits& version,
+                             const DecompileOptions& options) {
+  decompile::Driver driver(version, options);
   return ast::Module{driver.body_or_fallback(code, decompile::BodyKind::Module)};
 }
 
-std::string decompile_to_source(std::shared_ptr<const CodeObject> code, const VersionTraits& version) {
-  std::string text = unparse(decompile_module(std::move(code), version));
+std::string decompile_to_source(std::shared_ptr<const CodeObject> code, const VersionTraits& version,
+                                const DecompileOptions& options) {
+  std::string text = unparse(decompile_module(std::move(code), version, options));
   if (!text.empty() && text.back() != '\n') text += '\n';
   return text;
 }
@@ -29,9 +31,9 @@ std::shared_ptr<const CodeObject> code_of(const ObjectRef& o) {
 }
 }  // namespace
 
-std::string decompile_pyc(std::span<const std::uint8_t> file) {
+std::string decompile_pyc(std::span<const std::uint8_t> file, const DecompileOptions& options) {
   PycFile pyc = read_pyc(file);
-  return decompile_to_source(code_of(pyc.module), *pyc.header.version);
+  return decompile_to_source(code_of(pyc.module), *pyc.header.version, options);
 }
 
 namespace {

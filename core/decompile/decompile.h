@@ -18,14 +18,22 @@
 
 namespace unveil {
 
+struct DecompileOptions {
+  // Every function the state machine can express becomes one, even where the
+  // structurer would succeed: this tests the general fallback on all code.
+  bool state_machine = false;
+};
+
 // The statements of a module code object.
-ast::Module decompile_module(std::shared_ptr<const CodeObject> code, const VersionTraits& version);
+ast::Module decompile_module(std::shared_ptr<const CodeObject> code, const VersionTraits& version,
+                             const DecompileOptions& options = {});
 
 // Source text of a module code object.
-std::string decompile_to_source(std::shared_ptr<const CodeObject> code, const VersionTraits& version);
+std::string decompile_to_source(std::shared_ptr<const CodeObject> code, const VersionTraits& version,
+                                const DecompileOptions& options = {});
 
 // A whole .pyc file. Throws Error for a bad header or marshal body.
-std::string decompile_pyc(std::span<const std::uint8_t> file);
+std::string decompile_pyc(std::span<const std::uint8_t> file, const DecompileOptions& options = {});
 
 // Marshalled code (as unveil._live writes it) of Python 3.<minor>.
 std::string decompile_marshal(std::span<const std::uint8_t> data, int minor,

@@ -168,22 +168,36 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
   // afresh, and skips the passes that tidy structured code.
   std::optional<lift::Lifter> machine;
   StmtList stmts;
-  try {
-    stmts = s.run();
-  } catch (const Error& e) {
-    if (kind != BodyKind::Function) throw;
+  std::string refused_machine;  // why a state machine that was asked for does not fit
+  if (options_.state_machine && kind == BodyKind::Function) {
     try {
       machine.emplace(decoded, *this);
-      stmts = structure::dispatch_body(decoded, *machine, e.what());
+      stmts = structure::dispatch_body(decoded, *machine, "asked for");
     } catch (const Error& refused) {
-      // The structurer's reason first: it is why the code has no structured form.
-      throw Error(e.kind(), e.detail() + " (no state machine: " + refused.detail() + ")", e.offset());
+      machine.reset();  // structured as usual
+      refused_machine = refused.detail();
+    }
+  }
+  if (!machine) {
+    try {
+      stmts = s.run();
+    } catch (const Error& e) {
+      if (kind != BodyKind::Function) throw;
+      try {
+        machine.emplace(decoded, *this);
+        stmts = structure::dispatch_body(decoded, *machine, e.what());
+      } catch (const Error& refused) {
+        // The structurer's reason first: it is why the code has no structured form.
+        throw Error(e.kind(), e.detail() + " (no state machine: " + refused.detail() + ")", e.offset());
+      }
     }
   }
   const lift::Lifter& lifter = machine ? *machine : s.lifter();
   if (!machine && !lifter.temporaries().empty()) stmts = structure::inline_temporaries(stmts, lifter.temporaries());
   if (!private_prefix_.empty()) stmts = unmangle_private_names(stmts, private_prefix_);
   if (!machine) stmts = tidy_structured(std::move(stmts), kind);
+  if (!refused_machine.empty())
+    stmts.insert(stmts.begin(), ast::comment("unveil: no state machine: " + refused_machine));
   switch (kind) {
     case BodyKind::Module: {
       stmts = tidy_module_body(std::move(stmts), code->flags);

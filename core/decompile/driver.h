@@ -10,6 +10,7 @@
 
 #include "ast/arena.h"
 #include "ast/stmt.h"
+#include "decompile/decompile.h"
 #include "lift/lifter.h"
 
 namespace unveil::decompile {
@@ -18,7 +19,8 @@ enum class BodyKind { Module, Function, Lambda, Class, Comprehension };
 
 class Driver : public lift::Definer {
  public:
-  explicit Driver(const VersionTraits& version) : version_(version) {}
+  explicit Driver(const VersionTraits& version, const DecompileOptions& options = {})
+      : version_(version), options_(options) {}
 
   // The statements of one code object, post-processed for its kind. Throws
   // Error when it cannot be decompiled.
@@ -49,6 +51,7 @@ class Driver : public lift::Definer {
   // that the cached bodies below let go of their nodes before it closes).
   ast::NodeArenaScope arena_;
   const VersionTraits& version_;
+  DecompileOptions options_;
   int depth_ = 0;
   // The code objects being decompiled, outermost first (the scopes around a nested one).
   std::vector<const CodeObject*> scopes_;

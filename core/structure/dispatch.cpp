@@ -68,7 +68,7 @@ class Dispatcher {
     // this function or one around it. (A module that rebinds them globally
     // is not seen from here.)
     const CodeObject& c = *code.code;
-    for (const char* b : {"next", "iter", "StopIteration"})
+    for (const char* b : {"next", "iter", "StopIteration", "isinstance", "type", "BaseException"})
       for (const auto* list : {&c.varnames, &c.cellvars, &c.freevars})
         if (std::find(list->begin(), list->end(), b) != list->end())
           refuse(std::string("the code has a variable named ") + b);
@@ -77,37 +77,34 @@ class Dispatcher {
       return n;
     };
     state_ = free("_state");
-    // Slot names are prefix + index: no name may start so and go on with a digit.
-    slot_prefix_ = "_s";
-    for (bool clash = true; clash;) {
-      clash = false;
-      for (const std::string& n : taken)
-        if (n.size() > slot_prefix_.size() && n.starts_with(slot_prefix_) &&
-            std::isdigit(static_cast<unsigned char>(n[slot_prefix_.size()])))
-          clash = true;
-      if (clash) slot_prefix_ += "_";
-    }
+    // Slot and caught-exception names are prefix + index: no name may start
+    // so and go on with a digit.
+    auto free_prefix = [&](std::string prefix) {
+      for (bool clash = true; clash;) {
+        clash = false;
+        for (const std::string& n : taken)
+          if (n.size() > prefix.size() && n.starts_with(prefix) &&
+              std::isdigit(static_cast<unsigned char>(n[prefix.size()])))
+            clash = true;
+        if (clash) prefix += "_";
+      }
+      return prefix;
+    };
+    slot_prefix_ = free_prefix("_s");
+    caught_prefix_ = free_prefix("_e");
     cond_ = free(slot_prefix_ + "c");
   }
 
   ast::StmtList run(std::string_view reason) {
-    for (const cfg::Block& b : graph_.blocks())
-      if (b.reachable && b.is_handler && !implicit_stop_iteration_handler(graph_, b.id))
-        refuse("exception regions (try/with)");
-    state_of(graph_.entry(), 0, "");
-    std::vector<ast::StmtPtr> arms;
-    for (std::size_t k = 0; k < states_.size(); ++k) {
-      ast::StmtList body = lower(states_[k]);
-      arms.push_back(ast::if_(ast::compare(ast::name(state_), ast::CmpOperator::Eq, ast::integer(std::int64_t(k))),
-                              std::move(body)));
-    }
+    state_of(graph_.entry(), 0, "", 0);
+    for (std::size_t k = 0; k < states_.size(); ++k) bodies_.push_back(lower(k));  // lowering adds states
     std::string why(reason);
     for (char& c : why)
       if (c == '\n' || c == '\r') c = ' ';
     ast::StmtList out;
     out.push_back(ast::comment("unveil: control flow rebuilt as a state machine (" + why + ")"));
     out.push_back(ast::assign(ast::name(state_, ast::ExprContext::Store), ast::integer(0)));
-    out.push_back(ast::while_(ast::boolean(true), std::move(arms)));
+    out.push_back(level_loop(0));
     check_markers(out);
     return out;
   }
@@ -120,19 +117,30 @@ class Dispatcher {
     // variable, 'n' the NULL of a call (3.11+ and a method call's marker),
     // which holds nothing and is pushed again as it is.
     std::string shape;
+    // How many except clauses are running (PUSH_EXC_INFO without its
+    // POP_EXCEPT): the state runs inside that many `except` clauses of the
+    // machine, so that sys.exc_info(), bare `raise` and implicit chaining see
+    // the exception the bytecode is handling.
+    int level = 0;
+    // Where an exception raised in the state goes: the state the handler
+    // starts in, and the slot that receives the exception.
+    std::optional<std::size_t> handler;
+    std::size_t caught_slot = 0;
   };
 
   const DecodedCode& code_;
   cfg::Graph graph_;
   lift::Lifter& lifter_;
   const lift::VersionRow& row_;
-  std::string state_, slot_prefix_, cond_;
+  std::string state_, slot_prefix_, caught_prefix_, cond_;
   std::vector<State> states_;
+  std::vector<ast::StmtList> bodies_;  // per state, its lowered statements
   std::map<std::pair<BlockId, std::size_t>, std::size_t> index_;
 
   static std::string shape_of(const lift::Stack& stack) {
     std::string out;
-    for (const Item& i : stack) out += i.kind == Item::Kind::Null ? 'n' : 'v';
+    for (const Item& i : stack)
+      out += i.kind == Item::Kind::Null ? 'n' : i.kind == Item::Kind::Marker ? 'm' : 'v';
     return out;
   }
   std::string slot(std::size_t k) const { return slot_prefix_ + std::to_string(k); }
@@ -142,15 +150,19 @@ class Dispatcher {
                        [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
   }
 
-  // The state that starts block `b` at instruction `first` with a stack of `shape`.
-  std::size_t state_of(BlockId b, std::size_t first, const std::string& shape) {
+  // The state that starts block `b` at instruction `first` with a stack of
+  // `shape`, inside `level` except clauses.
+  std::size_t state_of(BlockId b, std::size_t first, const std::string& shape, int level) {
     if (b == kNoBlock) refuse("control flows past the end");
+    if (first >= graph_.instructions(b).size()) return state_of(fall(b), 0, shape, level);
     auto [it, added] = index_.try_emplace({b, first}, states_.size());
     if (added) {
-      states_.push_back({b, first, shape});
+      states_.push_back({b, first, shape, level, std::nullopt, 0});
       if (states_.size() > 100'000) refuse("too many states");
     } else if (states_[it->second].shape != shape) {
       refuse("a block entered with different stacks");
+    } else if (states_[it->second].level != level) {
+      refuse("a block entered inside different numbers of except clauses");
     }
     return it->second;
   }
@@ -169,7 +181,7 @@ class Dispatcher {
 
   // The state where a for loop over block `b`'s FOR_ITER goes on when the
   // iterator is exhausted: 3.12+ jumps past the loop's END_FOR (and 3.13's POP_TOP).
-  std::size_t exhausted_state(BlockId exit, const std::string& shape) {
+  std::size_t exhausted_state(BlockId exit, const std::string& shape, int level) {
     if (exit == kNoBlock) refuse("FOR_ITER without an exit");
     auto ins = graph_.instructions(exit);
     std::size_t skip = 0;
@@ -183,9 +195,9 @@ class Dispatcher {
     if (skip > 0 && skip >= ins.size()) {
       // The block is only the loop's exit: go on where it falls.
       if (graph_.last_instruction(exit).jump_target) refuse("a loop exit that jumps");
-      return state_of(fall(exit), 0, shape);
+      return state_of(fall(exit), 0, shape, level);
     }
-    return state_of(exit, skip, shape);
+    return state_of(exit, skip, shape, level);
   }
 
   ast::StmtList go_to(std::size_t state) const {
@@ -205,7 +217,7 @@ class Dispatcher {
     std::vector<Spill> spills;
     for (std::size_t k = 0; k < stack.size(); ++k) {
       const Item& item = stack[k];
-      if (item.kind == Item::Kind::Null) continue;
+      if (item.kind == Item::Kind::Null || item.kind == Item::Kind::Marker) continue;
       if (item.kind != Item::Kind::Value && item.kind != Item::Kind::Iter)
         refuse("a stack item with no value form lives across blocks");
       if (item.sink) refuse("a pending store lives across blocks");
@@ -291,50 +303,214 @@ class Dispatcher {
     return test;
   }
 
-  ast::StmtList lower(State st) {
+  // The stack a state of `shape` starts with: values in their slot variables.
+  lift::Stack entry_stack(const std::string& shape) const {
     lift::Stack entry;
-    for (std::size_t k = 0; k < st.shape.size(); ++k)
-      entry.push_back(st.shape[k] == 'n' ? Item::of(Item::Kind::Null) : Item::value(ast::name(slot(k))));
-    if (const auto& h = graph_.block(st.block).handler; h && !implicit_stop_iteration_handler(graph_, h->block))
-      refuse("exception regions (try/with)");
-    const std::size_t size = graph_.instructions(st.block).size();
-    lift::BlockEffect eff = st.first == 0 ? lifter_.run(graph_, st.block, std::move(entry))
-                                          : lifter_.run(graph_, st.block, std::move(entry), st.first, size);
-    if (eff.pop_except || eff.reraise || eff.end_finally) refuse("exception handling code");
-    // A popped slot variable is left as `_s0` by the lifter: reading it does nothing.
-    ast::StmtList out;
-    for (ast::StmtPtr& s : eff.stmts) {
-      auto* e = s->as<ast::ExprStmt>();
-      auto* n = e ? e->value->as<ast::Name>() : nullptr;
-      if (!(n && is_slot(n->id))) out.push_back(std::move(s));
+    for (std::size_t k = 0; k < shape.size(); ++k)
+      entry.push_back(shape[k] == 'n'   ? Item::of(Item::Kind::Null)
+                      : shape[k] == 'm' ? Item::of(Item::Kind::Marker)
+                                        : Item::value(ast::name(slot(k))));
+    return entry;
+  }
+
+  // Where an exception raised in state `k` goes (3.11+ exception table): the
+  // stack is cut back to the handler's depth, the raising offset (lasti,
+  // which only RERAISE reads, so it holds nothing here) and the exception
+  // are pushed. A handler that starts with PUSH_EXC_INFO begins an except
+  // clause: its state starts after it, one level deeper, with the previous
+  // exception (which only POP_EXCEPT reads) under the caught one.
+  void enter_handler(std::size_t k) {
+    const State st = states_[k];
+    const auto& h = graph_.block(st.block).handler;
+    if (!h || implicit_stop_iteration_handler(graph_, h->block)) return;
+    // Only an instruction that can raise goes to the handler. (A cleanup's
+    // `COPY 3; POP_EXCEPT` is covered by the handler outside its clause,
+    // which it never reaches from inside.)
+    auto ins = graph_.instructions(st.block);
+    bool raises = false;
+    for (std::size_t i = st.first; i < ins.size() && !raises; ++i) {
+      if (ins[i].info && ins[i].op() == Op::POP_EXCEPT) break;  // the state ends there
+      raises = can_raise(ins[i]);
     }
-    out = keep_in_place_operators(st, std::move(out));
+    if (!raises) return;
+    if (h->pushed != 1u + (h->lasti ? 1u : 0u))
+      refuse("exception regions of the block-stack versions (3.8-3.10)");
+    if (st.shape.size() < h->depth) refuse("a handler deeper than the stack it protects");
+    std::string shape = st.shape.substr(0, h->depth) + (h->lasti ? "m" : "");
+    auto start = graph_.instructions(h->block);
+    const bool clause = !start.empty() && start[0].info && start[0].op() == Op::PUSH_EXC_INFO;
+    const std::size_t caught = clause ? shape.size() + 1 : shape.size();
+    const std::size_t to = clause ? state_of(h->block, 1, shape + "mv", st.level + 1)
+                                   : state_of(h->block, 0, shape + "v", st.level);
+    states_[k].handler = to;
+    states_[k].caught_slot = caught;
+  }
+
+  // Instructions that only move values the stack already holds (or constants)
+  // and cannot raise. (Everything else may, which is the safe side.)
+  static bool can_raise(const Instruction& ins) {
+    if (!ins.info) return false;
+    switch (ins.op()) {
+      case Op::NOP:
+      case Op::COPY:
+      case Op::SWAP:
+      case Op::POP_TOP:
+      case Op::PUSH_NULL:
+      case Op::LOAD_CONST:
+      case Op::STORE_FAST:
+      case Op::POP_EXCEPT:
+      case Op::PUSH_EXC_INFO:
+      case Op::JUMP_FORWARD:
+      case Op::JUMP_BACKWARD_NO_INTERRUPT:
+        return false;
+      default:
+        return ins.name() != "EXTENDED_ARG" && ins.name() != "CACHE";
+    }
+  }
+
+  // Instructions the lifter gives a structured meaning (a with's __exit__,
+  // an except clause's bounds) that the state machine lowers itself.
+  static bool lowered_here(const Instruction& ins) {
+    if (!ins.info) return false;
+    switch (ins.op()) {
+      case Op::PUSH_EXC_INFO:
+      case Op::POP_EXCEPT:
+      case Op::BEFORE_WITH:
+      case Op::WITH_EXCEPT_START:
+      case Op::CHECK_EG_MATCH:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  ast::StmtList lower(std::size_t k) {
+    enter_handler(k);
+    const State st = states_[k];  // (a copy: lowering adds states)
+    const BlockId b = st.block;
+    auto ins = graph_.instructions(b);
+    const std::size_t size = ins.size();
+    lift::Stack stack = entry_stack(st.shape);
+    ast::StmtList out;
+    for (std::size_t pos = st.first;;) {
+      std::size_t end = pos;
+      while (end < size && !lowered_here(ins[end])) ++end;
+      if (end > pos || end == size) {
+        lift::BlockEffect eff = pos == 0 && end == size ? lifter_.run(graph_, b, std::move(stack))
+                                                        : lifter_.run(graph_, b, std::move(stack), pos, end);
+        if (eff.pop_except || eff.end_finally) refuse("exception handling code");
+        // A popped slot variable is left as `_s0` by the lifter: reading it does nothing.
+        ast::StmtList part;
+        for (ast::StmtPtr& s : eff.stmts) {
+          auto* e = s->as<ast::ExprStmt>();
+          auto* n = e ? e->value->as<ast::Name>() : nullptr;
+          if (!(n && is_slot(n->id))) part.push_back(std::move(s));
+        }
+        for (ast::StmtPtr& s : keep_in_place_operators(b, pos, end, std::move(part))) out.push_back(std::move(s));
+        if (end == size) {
+          finish(st, std::move(eff), out);
+          return out;
+        }
+        stack = std::move(eff.stack);
+      }
+      // The lowered instruction reads slot variables: everything is spilled.
+      spill(stack, nullptr, out);
+      std::string shape = shape_of(stack);
+      stack = entry_stack(shape);
+      const Instruction& at = ins[end];
+      switch (at.op()) {
+        case Op::POP_EXCEPT: {
+          // The except clause ends: leave the machine's clause (which restores
+          // the exception it replaced) and go on one level out.
+          if (shape.empty() || shape.back() != 'm' || st.level == 0) refuse("POP_EXCEPT outside an except clause");
+          shape.pop_back();
+          out.push_back(ast::assign(ast::name(state_, ast::ExprContext::Store),
+                                    ast::integer(std::int64_t(state_of(b, end + 1, shape, st.level - 1)))));
+          out.push_back(ast::break_());
+          return out;
+        }
+        case Op::BEFORE_WITH: {
+          // [mgr] -> [bound __exit__, __enter__()], both looked up on the type.
+          if (shape.empty() || shape.back() != 'v') refuse("a with statement without its manager");
+          const std::size_t at_slot = shape.size() - 1;
+          auto mgr = [&] { return ast::name(slot(at_slot + 1)); };
+          auto special = [&](const char* attr) {
+            return ast::attribute(ast::call(ast::name("type"), {mgr()}), attr);
+          };
+          out.push_back(ast::assign(ast::name(slot(at_slot + 1), ast::ExprContext::Store), ast::name(slot(at_slot))));
+          out.push_back(ast::assign(ast::name(slot(at_slot), ast::ExprContext::Store),
+                                    ast::call(ast::attribute(special("__exit__"), "__get__"), {mgr()})));
+          out.push_back(ast::assign(ast::name(slot(at_slot + 1), ast::ExprContext::Store),
+                                    ast::call(special("__enter__"), {mgr()})));
+          shape += 'v';
+          stack = entry_stack(shape);
+          break;
+        }
+        case Op::WITH_EXCEPT_START: {
+          // __exit__(type, value, traceback) of the exception on top.
+          const std::size_t below = std::size_t(row_.with_exit_below);
+          if (below == 0) refuse("this version's WITH_EXCEPT_START");
+          if (shape.size() < below || shape[shape.size() - below] != 'v' || shape.back() != 'v')
+            refuse("WITH_EXCEPT_START without __exit__ and an exception");
+          ast::ExprPtr exc = ast::name(slot(shape.size() - 1));
+          stack.push_back(Item::value(ast::call(
+              ast::name(slot(shape.size() - below)),
+              {ast::call(ast::name("type"), {exc}), exc, ast::attribute(exc, "__traceback__")})));
+          break;
+        }
+        case Op::PUSH_EXC_INFO:
+          refuse("PUSH_EXC_INFO that does not start a handler");
+        default:
+          refuse("except* (exception groups)");
+      }
+      pos = end + 1;
+      if (pos == size) {  // the lowered instruction ends the block: go on where it falls
+        spill(stack, nullptr, out);
+        for (auto& s : go_to(state_of(fall(b), 0, shape_of(stack), st.level))) out.push_back(std::move(s));
+        return out;
+      }
+    }
+  }
+
+  // The end of state `st`'s block: where control goes next.
+  void finish(const State& st, lift::BlockEffect eff, ast::StmtList& out) {
     const BlockId b = st.block;
     switch (eff.term.kind) {
       case TK::Exit:
-        return out;
+        if (eff.reraise) {  // RERAISE: the exception on top, raised again
+          if (eff.stack.empty() || eff.stack.back().kind != Item::Kind::Value) refuse("RERAISE without an exception");
+          out.push_back(ast::raise_(lifter_.expression_of(eff.stack.back())));
+        }
+        return;
       case TK::Fall: {
         spill(eff.stack, nullptr, out);
-        std::size_t to = state_of(next(b), 0, shape_of(eff.stack));
+        std::size_t to = state_of(next(b), 0, shape_of(eff.stack), st.level);
         for (auto& s : go_to(to)) out.push_back(std::move(s));
-        return out;
+        return;
       }
       case TK::Branch:
       case TK::KeepBranch: {
-        if (eff.term.exc_match || !eff.term.cond) refuse("exception matching");
+        if (!eff.term.cond) refuse("a branch without a condition");
         const bool keep = eff.term.kind == TK::KeepBranch;
+        ast::ExprPtr cond = eff.term.cond;
+        if (eff.term.exc_match) {
+          // CHECK_EXC_MATCH: does the exception under the tested type match it?
+          if (keep || eff.stack.empty() || eff.stack.back().kind != Item::Kind::Value)
+            refuse("exception matching");
+          cond = ast::call(ast::name("isinstance"), {lifter_.expression_of(eff.stack.back()), cond});
+        }
         // KeepBranch leaves the tested value on the stack for the jump only.
         if (keep && (eff.stack.empty() || eff.stack.back().kind == Item::Kind::Null))
           refuse("a kept branch value that is not on the stack");
-        ast::ExprPtr test = spill(eff.stack, keep ? nullptr : eff.term.cond, out);
+        ast::ExprPtr test = spill(eff.stack, keep ? nullptr : cond, out);
         if (keep) test = ast::name(slot(eff.stack.size() - 1));
         const std::string shape = shape_of(eff.stack);
-        std::size_t taken = state_of(jump(b), 0, shape);
-        std::size_t not_taken = state_of(fall(b), 0, keep ? shape.substr(0, shape.size() - 1) : shape);
+        std::size_t taken = state_of(jump(b), 0, shape, st.level);
+        std::size_t not_taken = state_of(fall(b), 0, keep ? shape.substr(0, shape.size() - 1) : shape, st.level);
         if (!eff.term.jump_if) std::swap(taken, not_taken);
         out.push_back(ast::if_(test, go_to(taken)));
         for (auto& s : go_to(not_taken)) out.push_back(std::move(s));
-        return out;
+        return;
       }
       case TK::ForIter: {
         if (eff.stack.empty()) refuse("FOR_ITER without an iterator");
@@ -342,9 +518,9 @@ class Dispatcher {
         const std::size_t depth = eff.stack.size();
         const std::string shape = shape_of(eff.stack);
         if (shape.back() != 'v') refuse("FOR_ITER without an iterator");
-        const std::size_t body = state_of(fall(b), 0, shape + "v");
+        const std::size_t body = state_of(fall(b), 0, shape + "v", st.level);
         const std::size_t done =
-            exhausted_state(jump(b), row_.for_iter_exit_pops ? shape.substr(0, depth - 1) : shape);
+            exhausted_state(jump(b), row_.for_iter_exit_pops ? shape.substr(0, depth - 1) : shape, st.level);
         ast::StmtList get{ast::assign(ast::name(slot(depth), ast::ExprContext::Store),
                                       ast::call(ast::name("next"), {ast::name(slot(depth - 1))}))};
         ast::ExceptHandler stop;
@@ -352,7 +528,7 @@ class Dispatcher {
         stop.body = go_to(done);
         out.push_back(ast::try_(std::move(get), {std::move(stop)}));
         for (auto& s : go_to(body)) out.push_back(std::move(s));
-        return out;
+        return;
       }
       case TK::Send:
         refuse("await or yield from");
@@ -360,14 +536,70 @@ class Dispatcher {
     refuse("an unknown block end");
   }
 
+  // The machine's loop for the states of `level`:
+  //
+  //   while True:
+  //       if _state == 0: ...            # states no handler covers
+  //       try:
+  //           if _state == 3: ...        # states a handler covers
+  //       except BaseException as _e0:
+  //           if _state in (3, 4):       # per handler: the caught exception
+  //               _s1 = _e0              # in its slot, the handler's state
+  //               _state = 7
+  //           else:
+  //               raise
+  //           while True: ...            # level + 1: handlers that are except
+  //                                      # clauses run inside this one
+  //
+  // A state at level + 1 that ends its clause (POP_EXCEPT) breaks out of the
+  // inner loop; a handler that is no except clause (a cleanup that
+  // re-raises) goes on in this loop, outside the clause.
+  ast::StmtPtr level_loop(int level) {
+    ast::StmtList body, covered;
+    // Handler -> the states it covers, in state order.
+    std::map<std::pair<std::size_t, std::size_t>, std::vector<std::size_t>> by_handler;
+    for (std::size_t k = 0; k < states_.size(); ++k) {
+      if (states_[k].level != level) continue;
+      auto arm = ast::if_(ast::compare(ast::name(state_), ast::CmpOperator::Eq, ast::integer(std::int64_t(k))),
+                          std::move(bodies_[k]));
+      if (states_[k].handler) {
+        covered.push_back(std::move(arm));
+        by_handler[{*states_[k].handler, states_[k].caught_slot}].push_back(k);
+      } else {
+        body.push_back(std::move(arm));
+      }
+    }
+    if (covered.empty()) return ast::while_(ast::boolean(true), std::move(body));
+    const std::string caught = caught_prefix_ + std::to_string(level);
+    ast::StmtList chain{ast::raise_()};  // built from the last arm up
+    std::vector<std::pair<std::pair<std::size_t, std::size_t>, std::vector<std::size_t>>> groups(by_handler.begin(),
+                                                                                                   by_handler.end());
+    bool enters_clause = false;
+    for (auto g = groups.rbegin(); g != groups.rend(); ++g) {
+      const auto [to, at] = g->first;
+      ast::ExprList ids;
+      for (std::size_t k : g->second) ids.push_back(ast::integer(std::int64_t(k)));
+      ast::ExprPtr test = ids.size() == 1 ? ast::compare(ast::name(state_), ast::CmpOperator::Eq, ids[0])
+                                          : ast::compare(ast::name(state_), ast::CmpOperator::In, ast::tuple(ids));
+      ast::StmtList arm{ast::assign(ast::name(slot(at), ast::ExprContext::Store), ast::name(caught)),
+                        ast::assign(ast::name(state_, ast::ExprContext::Store), ast::integer(std::int64_t(to)))};
+      if (states_[to].level == level) arm.push_back(ast::continue_());
+      else enters_clause = true;
+      chain = {ast::if_(std::move(test), std::move(arm), std::move(chain))};
+    }
+    if (enters_clause) chain.push_back(level_loop(level + 1));
+    body.push_back(ast::try_(std::move(covered), {ast::except_handler(ast::name("BaseException"), caught, std::move(chain))}));
+    return ast::while_(ast::boolean(true), std::move(body));
+  }
+
   // `x += v` whose `x` was loaded before a branch (v is `a if c else b`)
   // reaches the lifter as `x = _s0 + _s1`, which would not call __iadd__:
   // such stores become `_s0 += _s1; x = _s0`. An in-place result that no
   // store explains (spilled to the next block) is refused.
-  ast::StmtList keep_in_place_operators(const State& st, ast::StmtList stmts) const {
-    auto ins = graph_.instructions(st.block);
+  ast::StmtList keep_in_place_operators(BlockId b, std::size_t first, std::size_t end, ast::StmtList stmts) const {
+    auto ins = graph_.instructions(b);
     std::size_t inplace = 0;
-    for (std::size_t k = st.first; k < ins.size(); ++k) {
+    for (std::size_t k = first; k < end; ++k) {
       if (!ins[k].info) continue;
       std::optional<lift::BinaryOperator> op;
       if (ins[k].op() == Op::BINARY_OP)
