@@ -91,6 +91,10 @@ step "differential fuzzing: random structured programs, decompiled, run against 
 "$PY" tools/crossversion.py --no-install run -- {python} tools/fuzz_programs.py --programs 200
 "$PY" tools/crossversion.py --no-install run -- {python} tools/fuzz_programs.py --expressions --programs 100
 
+step "the general fallback on everything: every function that fits written as a state machine (each Python)"
+"$PY" tools/crossversion.py --no-install run -- {python} tools/fuzz_programs.py --programs 100 --state-machine
+"$PY" tools/crossversion.py --no-install run -- {python} tools/syntax_suite.py --cli --state-machine
+
 step "torch layer (Python 3.11, torch 2.13.0 CPU)"
 TORCH_BASE=$(ls -d "$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")"/versions/3.11.*/bin/python | tail -n 1)
 [ -x .venvs/torch311/bin/python ] || "$TORCH_BASE" -m venv .venvs/torch311

@@ -242,6 +242,19 @@ def observe(fn: Any, a: int, b: int) -> Tuple[Any, ...]:
     return result + (repr(log[:200]),)
 
 
+MACHINE_MARK = "control flow rebuilt as a state machine"  # unveil's comment on its general fallback
+
+
+def function_text(source: str, function: str) -> str:
+    """The lines of ``def function`` in ``source`` (up to the next top-level line)."""
+    lines = source.splitlines()
+    for k, line in enumerate(lines):
+        if line.startswith(f"def {function}("):
+            end = next((j for j in range(k + 1, len(lines)) if lines[j] and not lines[j][0].isspace()), len(lines))
+            return "\n".join(lines[k:end])
+    return ""
+
+
 def run_module(source: str, filename: str) -> Dict[str, Any]:
     namespace: Dict[str, Any] = {"__name__": "fuzzed"}
     exec(compile(source, filename, "exec"), namespace)
@@ -253,6 +266,7 @@ class Tally:
     functions: int = 0
     equal: int = 0
     fallback: int = 0
+    machines: int = 0  # functions written as the general fallback (a state machine)
     not_compiling: int = 0
     behaviour: List[Tuple[int, str, str]] = field(default_factory=list)  # seed, function, what differed
     reasons: Dict[str, int] = field(default_factory=dict)  # why unveil gave up, offsets left out
@@ -296,6 +310,8 @@ def check(seed: int, functions: int, cli: List[str], tmp: str, tally: Tally, mod
         if name in again and FALLBACK_MARK in repr(again[name].co_consts):
             tally.fallback += 1
             continue
+        if name in again and MACHINE_MARK in function_text(out, name):
+            tally.machines += 1
         if name in codes and name in again and not verify.compare_code(codes[name], again[name]):
             tally.equal += 1
         for a, b in ARGUMENTS:
@@ -315,6 +331,8 @@ def main() -> int:
     parser.add_argument("--show", type=int, default=10, help="behaviour differences to print")
     parser.add_argument("--expressions", action="store_true",
                         help="also generate value-computing statements and conditions (a different program per seed)")
+    parser.add_argument("--state-machine", action="store_true",
+                        help="ask unveil for the general fallback (a state machine) wherever it fits: tests it on every function")
     checks = parser.add_mutually_exclusive_group()
     checks.add_argument("--identity", action="store_const", dest="mode", const="identity",
                         help="the source as output: must give 100%% and no difference")
@@ -324,13 +342,15 @@ def main() -> int:
     tally = Tally()
     with tempfile.TemporaryDirectory(prefix="unveil-fuzz-programs-") as tmp:
         for seed in range(args.seed, args.seed + args.programs):
-            check(seed, args.functions, args.cli.split(), tmp, tally, args.mode or "cli", args.expressions)
+            cli = args.cli.split() + (["--state-machine"] if args.state_machine else [])
+            check(seed, args.functions, cli, tmp, tally, args.mode or "cli", args.expressions)
     version = "%d.%d" % sys.version_info[:2]
     share = 100.0 * tally.equal / max(1, tally.functions)
     print(f"Python {version} ({args.mode or 'cli'}): {args.programs} programs (seeds {args.seed}..{args.seed + args.programs - 1}), "
           f"{tally.functions} functions")
     print(f"  outputs that do not compile: {tally.not_compiling} functions")
     print(f"  unveil gave up (fallback):   {tally.fallback}")
+    print(f"  state machines:              {tally.machines}")
     print(f"  behaviour differences:       {len(tally.behaviour)}")
     print(f"  bytecode-equal:              {tally.equal} ({share:.2f}%)")
     for reason, count in sorted(tally.reasons.items(), key=lambda kv: -kv[1])[: args.show]:

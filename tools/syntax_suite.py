@@ -470,6 +470,7 @@ def failures_by_group(results: List[CaseResult], known: Dict[str, str], details:
 
 
 FALLBACK_MARK = "unveil could not decompile"  # what a function unveil gives up on says and raises
+MACHINE_MARK = "control flow rebuilt as a state machine"  # unveil's comment on its general fallback
 
 
 def silent_miscompile(result: CaseResult) -> bool:
@@ -540,6 +541,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     mode.add_argument("--sabotage", action="store_true", help="use a deliberately broken output")
     mode.add_argument("--cli", nargs="?", const=os.path.join(os.path.dirname(sys.executable), "unveil-decompile"),
                       help="decompile .pyc files with this command (default: unveil-decompile next to this Python)")
+    parser.add_argument("--state-machine", action="store_true",
+                        help="with --cli: ask for the general fallback (a state machine) wherever it fits. Bytecode "
+                             "cannot match then; a case fails when it does not recompile or behaves differently "
+                             "without saying unveil gave up")
     parser.add_argument("-k", dest="pattern", default="", help="only cases whose id contains this")
     parser.add_argument("--cases", default=CASES_DIR)
     parser.add_argument("--show-diff", action="store_true", help="print why each case failed")
@@ -556,7 +561,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     elif args.sabotage:
         name, decompiler = "sabotage", sabotage
     elif args.cli:
-        name, decompiler = "cli", cli_decompiler(args.cli.split())
+        name, decompiler = "cli", cli_decompiler(args.cli.split() + (["--state-machine"] if args.state_machine else []))
     else:
         name, decompiler = "unveil", unveil_decompiler
         try:
@@ -591,6 +596,14 @@ def main(argv: Optional[List[str]] = None) -> int:
             json.dump([{"case": r.case.id, "stage": r.stage, "problems": r.problems} for r in results], f, indent=1)
     if args.sabotage:
         return 0
+    if args.state_machine:
+        bad = [r for r in results if not r.recompiled or silent_miscompile(r)]
+        machines = sum(1 for r in results if r.decompiled and MACHINE_MARK in r.decompiled)
+        print(f"\nstate machine: {machines} of {len(results)} cases wrote one; "
+              f"{len(bad)} do not recompile or behave differently without saying unveil gave up")
+        for r in bad:
+            print(f"  {r.case.id}: {r.stage}\n" + "\n".join("      " + p for p in r.problems))
+        return 1 if bad else 0
     unexpected = [r for r in results if not r.passed and r.case.id not in known]
     return 1 if unexpected else 0
 
