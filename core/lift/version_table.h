@@ -39,6 +39,7 @@ struct VersionRow {
   bool match_statements;            // 3.10+: `match` exists (before, a kept copy and a test are something else)
   bool match_pushes_success;        // 3.10: MATCH_CLASS and MATCH_KEYS push their result and then a success bool
                                     // (3.11+: the result only, None on failure)
+  bool exc_info_triple;              // ≤3.10: an exception on the stack is (traceback, value, type), three slots
   int with_exit_below;              // WITH_EXCEPT_START finds __exit__ this many items below the top: 7 (3.9-3.10,
                                     // under two exc_info triples), 4 (3.11-3.13, under lasti, the previous
                                     // exception and the exception); 0 where the state machine does not lower

@@ -11,6 +11,7 @@
 
 #include "ast/build.h"
 #include "ast/rewrite.h"
+#include "cfg/flow.h"
 #include "cfg/graph.h"
 #include "decode/argument.h"
 #include "lift/operators.h"
@@ -68,7 +69,7 @@ class Dispatcher {
     // this function or one around it. (A module that rebinds them globally
     // is not seen from here.)
     const CodeObject& c = *code.code;
-    for (const char* b : {"next", "iter", "StopIteration", "isinstance", "type", "BaseException"})
+    for (const char* b : {"next", "iter", "StopIteration", "isinstance", "issubclass", "type", "BaseException"})
       for (const auto* list : {&c.varnames, &c.cellvars, &c.freevars})
         if (std::find(list->begin(), list->end(), b) != list->end())
           refuse(std::string("the code has a variable named ") + b);
@@ -93,6 +94,9 @@ class Dispatcher {
     slot_prefix_ = free_prefix("_s");
     caught_prefix_ = free_prefix("_e");
     cond_ = free(slot_prefix_ + "c");
+    pending_ = free("_pending");
+    pending_context_ = free("_pending_context");
+    pending_traceback_ = free("_pending_traceback");
   }
 
   ast::StmtList run(std::string_view reason) {
@@ -110,37 +114,61 @@ class Dispatcher {
   }
 
  private:
+  // What the machine's except clause does with an exception a state raised.
+  struct Catch {
+    std::size_t to = 0;    // the state it sets
+    std::size_t slot = 0;  // the first slot the exception goes to
+    bool triple = false;   // (traceback, value, type) (≤3.10) rather than the exception alone
+    // The handler is outside the clauses this state runs in (≤3.10 unwinds
+    // them on the way): leave this clause with the exception pending.
+    bool escape = false;
+    // The pending exception was raised again to get here: give it back the
+    // context and traceback it had.
+    bool restore = false;
+    auto key() const { return std::tuple(to, slot, triple, escape, restore); }
+  };
+
   struct State {
     BlockId block;
     std::size_t first;  // instruction to start at (past a for loop's END_FOR)
     // The stack on entry, a letter a slot: 'v' a value in its spill
-    // variable, 'n' the NULL of a call (3.11+ and a method call's marker),
-    // which holds nothing and is pushed again as it is.
+    // variable; holding nothing and pushed again as they are: 'n' the NULL
+    // of a call (3.11+ and a method call's marker), 'p' the exception an
+    // except clause replaced (which only POP_EXCEPT reads: one slot, three
+    // on the block-stack versions), 'm' any other marker (3.11+ lasti).
     std::string shape;
-    // How many except clauses are running (PUSH_EXC_INFO without its
-    // POP_EXCEPT): the state runs inside that many `except` clauses of the
-    // machine, so that sys.exc_info(), bare `raise` and implicit chaining see
-    // the exception the bytecode is handling.
+    // How many except clauses are running (an exception pushed as handled
+    // and not yet popped): the state runs inside that many `except` clauses
+    // of the machine, so that sys.exc_info(), bare `raise` and implicit
+    // chaining see the exception the bytecode is handling.
     int level = 0;
-    // Where an exception raised in the state goes: the state the handler
-    // starts in, and the slot that receives the exception.
-    std::optional<std::size_t> handler;
-    std::size_t caught_slot = 0;
+    // Where an exception raised in the state goes, if anywhere.
+    std::optional<Catch> handler;
+    // A state no block is behind (block == kNoBlock): its body is made with it.
+    std::optional<ast::StmtList> made;
   };
 
   const DecodedCode& code_;
   cfg::Graph graph_;
   lift::Lifter& lifter_;
   const lift::VersionRow& row_;
-  std::string state_, slot_prefix_, caught_prefix_, cond_;
+  std::string state_, slot_prefix_, caught_prefix_, cond_, pending_, pending_context_, pending_traceback_;
+  // The expression of a 'p' slot's marker: it tells the replaced exception
+  // from other markers when a stack is read back into a shape.
+  ast::ExprPtr replaced_ = ast::name("<replaced exception>");
+  // Escape states, by (handler catch's target, level).
+  std::map<std::pair<std::size_t, int>, std::size_t> escapes_;
   std::vector<State> states_;
   std::vector<ast::StmtList> bodies_;  // per state, its lowered statements
   std::map<std::pair<BlockId, std::size_t>, std::size_t> index_;
 
-  static std::string shape_of(const lift::Stack& stack) {
+  std::string shape_of(const lift::Stack& stack) const {
     std::string out;
     for (const Item& i : stack)
-      out += i.kind == Item::Kind::Null ? 'n' : i.kind == Item::Kind::Marker ? 'm' : 'v';
+      out += i.kind == Item::Kind::Null     ? 'n'
+             : i.kind != Item::Kind::Marker ? 'v'
+             : i.expr == replaced_          ? 'p'
+                                            : 'm';
     return out;
   }
   std::string slot(std::size_t k) const { return slot_prefix_ + std::to_string(k); }
@@ -157,7 +185,7 @@ class Dispatcher {
     if (first >= graph_.instructions(b).size()) return state_of(fall(b), 0, shape, level);
     auto [it, added] = index_.try_emplace({b, first}, states_.size());
     if (added) {
-      states_.push_back({b, first, shape, level, std::nullopt, 0});
+      states_.push_back({b, first, shape, level, std::nullopt, std::nullopt});
       if (states_.size() > 100'000) refuse("too many states");
     } else if (states_[it->second].shape != shape) {
       refuse("a block entered with different stacks");
@@ -309,16 +337,19 @@ class Dispatcher {
     for (std::size_t k = 0; k < shape.size(); ++k)
       entry.push_back(shape[k] == 'n'   ? Item::of(Item::Kind::Null)
                       : shape[k] == 'm' ? Item::of(Item::Kind::Marker)
+                      : shape[k] == 'p' ? Item::of(Item::Kind::Marker, replaced_)
                                         : Item::value(ast::name(slot(k))));
     return entry;
   }
 
-  // Where an exception raised in state `k` goes (3.11+ exception table): the
-  // stack is cut back to the handler's depth, the raising offset (lasti,
-  // which only RERAISE reads, so it holds nothing here) and the exception
-  // are pushed. A handler that starts with PUSH_EXC_INFO begins an except
-  // clause: its state starts after it, one level deeper, with the previous
-  // exception (which only POP_EXCEPT reads) under the caught one.
+  // Where an exception raised in state `k` goes. The stack is cut back to
+  // the handler's depth; then 3.11+ pushes the raising offset (lasti, which
+  // only RERAISE reads: it holds nothing here) and the exception, and a
+  // handler that starts with PUSH_EXC_INFO begins an except clause (its state
+  // starts after it, one level deeper, the replaced exception under the
+  // caught one). ≤3.10 first unwinds the except clauses the handler is
+  // outside of, and every handler begins one: the replaced exception and
+  // the caught one are pushed as (traceback, value, type) triples.
   void enter_handler(std::size_t k) {
     const State st = states_[k];
     const auto& h = graph_.block(st.block).handler;
@@ -333,17 +364,55 @@ class Dispatcher {
       raises = can_raise(ins[i]);
     }
     if (!raises) return;
-    if (h->pushed != 1u + (h->lasti ? 1u : 0u))
-      refuse("exception regions of the block-stack versions (3.8-3.10)");
+    if (row_.finally_subroutine) refuse("exception regions of 3.8 (finally subroutines)");
     if (st.shape.size() < h->depth) refuse("a handler deeper than the stack it protects");
-    std::string shape = st.shape.substr(0, h->depth) + (h->lasti ? "m" : "");
-    auto start = graph_.instructions(h->block);
-    const bool clause = !start.empty() && start[0].info && start[0].op() == Op::PUSH_EXC_INFO;
-    const std::size_t caught = clause ? shape.size() + 1 : shape.size();
-    const std::size_t to = clause ? state_of(h->block, 1, shape + "mv", st.level + 1)
-                                   : state_of(h->block, 0, shape + "v", st.level);
-    states_[k].handler = to;
-    states_[k].caught_slot = caught;
+    const bool triple = h->pushed == cfg::kBlockStackHandlerPushes;
+    if (!triple && h->pushed != 1u + (h->lasti ? 1u : 0u)) refuse("a handler that pushes something unknown");
+    std::string kept = st.shape.substr(0, h->depth);
+    // The clauses running where the handler is: one replaced exception each below it.
+    const int outside = int(std::count(kept.begin(), kept.end(), 'p')) / row_.pop_except_pops;
+    if (outside > st.level) refuse("a handler inside more except clauses than the code it covers");
+    Catch c;
+    if (triple) {
+      c.triple = true;
+      c.slot = kept.size() + 3;
+      c.to = state_of(h->block, 0, kept + "pppvvv", outside + 1);
+    } else {
+      kept += h->lasti ? "m" : "";
+      auto start = graph_.instructions(h->block);
+      const bool clause = !start.empty() && start[0].info && start[0].op() == Op::PUSH_EXC_INFO;
+      c.slot = clause ? kept.size() + 1 : kept.size();
+      c.to = clause ? state_of(h->block, 1, kept + "pv", outside + 1) : state_of(h->block, 0, kept + "v", outside);
+    }
+    if (outside < st.level) {  // the clauses in between end first
+      Catch leave;
+      leave.escape = true;
+      leave.to = escape_state(c, outside, st.level - 1);
+      states_[k].handler = leave;
+    } else {
+      states_[k].handler = c;
+    }
+  }
+
+  // The state that carries a pending exception out of the clause of `level`
+  // towards the handler `c` at level `outside`: one clause out at a time,
+  // and there raised again for that level's except clause to catch.
+  std::size_t escape_state(const Catch& c, int outside, int level) {
+    auto [it, added] = escapes_.try_emplace({c.to, level}, states_.size());
+    if (!added) return it->second;
+    const std::size_t k = it->second;
+    states_.push_back({kNoBlock, 0, "", level, std::nullopt, ast::StmtList{}});
+    if (level > outside) {
+      const std::size_t next = escape_state(c, outside, level - 1);
+      states_[k].made = ast::StmtList{
+          ast::assign(ast::name(state_, ast::ExprContext::Store), ast::integer(std::int64_t(next))), ast::break_()};
+    } else {
+      Catch back = c;
+      back.restore = true;
+      states_[k].handler = back;
+      states_[k].made = ast::StmtList{ast::raise_(ast::name(pending_))};
+    }
+    return k;
   }
 
   // Instructions that only move values the stack already holds (or constants)
@@ -376,6 +445,7 @@ class Dispatcher {
       case Op::PUSH_EXC_INFO:
       case Op::POP_EXCEPT:
       case Op::BEFORE_WITH:
+      case Op::SETUP_WITH:
       case Op::WITH_EXCEPT_START:
       case Op::CHECK_EG_MATCH:
         return true;
@@ -385,6 +455,7 @@ class Dispatcher {
   }
 
   ast::StmtList lower(std::size_t k) {
+    if (states_[k].made) return std::move(*states_[k].made);
     enter_handler(k);
     const State st = states_[k];  // (a copy: lowering adds states)
     const BlockId b = st.block;
@@ -422,14 +493,17 @@ class Dispatcher {
         case Op::POP_EXCEPT: {
           // The except clause ends: leave the machine's clause (which restores
           // the exception it replaced) and go on one level out.
-          if (shape.empty() || shape.back() != 'm' || st.level == 0) refuse("POP_EXCEPT outside an except clause");
-          shape.pop_back();
+          const std::size_t n = std::size_t(row_.pop_except_pops);
+          if (shape.size() < n || shape.substr(shape.size() - n) != std::string(n, 'p') || st.level == 0)
+            refuse("POP_EXCEPT outside an except clause");
+          shape.resize(shape.size() - n);
           out.push_back(ast::assign(ast::name(state_, ast::ExprContext::Store),
                                     ast::integer(std::int64_t(state_of(b, end + 1, shape, st.level - 1)))));
           out.push_back(ast::break_());
           return out;
         }
-        case Op::BEFORE_WITH: {
+        case Op::BEFORE_WITH:
+        case Op::SETUP_WITH: {  // (≤3.10: the handler part is the graph's)
           // [mgr] -> [bound __exit__, __enter__()], both looked up on the type.
           if (shape.empty() || shape.back() != 'v') refuse("a with statement without its manager");
           const std::size_t at_slot = shape.size() - 1;
@@ -452,10 +526,14 @@ class Dispatcher {
           if (below == 0) refuse("this version's WITH_EXCEPT_START");
           if (shape.size() < below || shape[shape.size() - below] != 'v' || shape.back() != 'v')
             refuse("WITH_EXCEPT_START without __exit__ and an exception");
-          ast::ExprPtr exc = ast::name(slot(shape.size() - 1));
-          stack.push_back(Item::value(ast::call(
-              ast::name(slot(shape.size() - below)),
-              {ast::call(ast::name("type"), {exc}), exc, ast::attribute(exc, "__traceback__")})));
+          ast::ExprList args;
+          if (row_.exc_info_triple) {  // [.., tb, value, type]
+            for (std::size_t j = 1; j <= 3; ++j) args.push_back(ast::name(slot(shape.size() - j)));
+          } else {
+            ast::ExprPtr exc = ast::name(slot(shape.size() - 1));
+            args = {ast::call(ast::name("type"), {exc}), exc, ast::attribute(exc, "__traceback__")};
+          }
+          stack.push_back(Item::value(ast::call(ast::name(slot(shape.size() - below)), std::move(args))));
           break;
         }
         case Op::PUSH_EXC_INFO:
@@ -477,9 +555,11 @@ class Dispatcher {
     const BlockId b = st.block;
     switch (eff.term.kind) {
       case TK::Exit:
-        if (eff.reraise) {  // RERAISE: the exception on top, raised again
-          if (eff.stack.empty() || eff.stack.back().kind != Item::Kind::Value) refuse("RERAISE without an exception");
-          out.push_back(ast::raise_(lifter_.expression_of(eff.stack.back())));
+        if (eff.reraise) {  // RERAISE: the exception on top (≤3.10: the value of the triple), raised again
+          const std::size_t at = row_.exc_info_triple ? 2 : 1;
+          if (eff.stack.size() < at || eff.stack[eff.stack.size() - at].kind != Item::Kind::Value)
+            refuse("RERAISE without an exception");
+          out.push_back(ast::raise_(lifter_.expression_of(eff.stack[eff.stack.size() - at])));
         }
         return;
       case TK::Fall: {
@@ -494,10 +574,12 @@ class Dispatcher {
         const bool keep = eff.term.kind == TK::KeepBranch;
         ast::ExprPtr cond = eff.term.cond;
         if (eff.term.exc_match) {
-          // CHECK_EXC_MATCH: does the exception under the tested type match it?
+          // CHECK_EXC_MATCH: does the exception under the tested type match
+          // it? (≤3.10: the exception's type is on top.)
           if (keep || eff.stack.empty() || eff.stack.back().kind != Item::Kind::Value)
             refuse("exception matching");
-          cond = ast::call(ast::name("isinstance"), {lifter_.expression_of(eff.stack.back()), cond});
+          cond = ast::call(ast::name(row_.exc_info_triple ? "issubclass" : "isinstance"),
+                           {lifter_.expression_of(eff.stack.back()), cond});
         }
         // KeepBranch leaves the tested value on the stack for the jump only.
         if (keep && (eff.stack.empty() || eff.stack.back().kind == Item::Kind::Null))
@@ -556,34 +638,56 @@ class Dispatcher {
   // re-raises) goes on in this loop, outside the clause.
   ast::StmtPtr level_loop(int level) {
     ast::StmtList body, covered;
-    // Handler -> the states it covers, in state order.
-    std::map<std::pair<std::size_t, std::size_t>, std::vector<std::size_t>> by_handler;
+    // Catch -> the states it serves, in state order.
+    std::map<decltype(Catch{}.key()), std::pair<Catch, std::vector<std::size_t>>> by_catch;
     for (std::size_t k = 0; k < states_.size(); ++k) {
       if (states_[k].level != level) continue;
       auto arm = ast::if_(ast::compare(ast::name(state_), ast::CmpOperator::Eq, ast::integer(std::int64_t(k))),
                           std::move(bodies_[k]));
-      if (states_[k].handler) {
+      if (const auto& c = states_[k].handler) {
         covered.push_back(std::move(arm));
-        by_handler[{*states_[k].handler, states_[k].caught_slot}].push_back(k);
+        auto& group = by_catch[c->key()];
+        group.first = *c;
+        group.second.push_back(k);
       } else {
         body.push_back(std::move(arm));
       }
     }
     if (covered.empty()) return ast::while_(ast::boolean(true), std::move(body));
     const std::string caught = caught_prefix_ + std::to_string(level);
+    auto store = [](const std::string& target, ast::ExprPtr value) {
+      return ast::assign(ast::name(target, ast::ExprContext::Store), std::move(value));
+    };
     ast::StmtList chain{ast::raise_()};  // built from the last arm up
-    std::vector<std::pair<std::pair<std::size_t, std::size_t>, std::vector<std::size_t>>> groups(by_handler.begin(),
-                                                                                                   by_handler.end());
     bool enters_clause = false;
-    for (auto g = groups.rbegin(); g != groups.rend(); ++g) {
-      const auto [to, at] = g->first;
+    for (auto g = by_catch.rbegin(); g != by_catch.rend(); ++g) {
+      const Catch& c = g->second.first;
       ast::ExprList ids;
-      for (std::size_t k : g->second) ids.push_back(ast::integer(std::int64_t(k)));
+      for (std::size_t k : g->second.second) ids.push_back(ast::integer(std::int64_t(k)));
       ast::ExprPtr test = ids.size() == 1 ? ast::compare(ast::name(state_), ast::CmpOperator::Eq, ids[0])
                                           : ast::compare(ast::name(state_), ast::CmpOperator::In, ast::tuple(ids));
-      ast::StmtList arm{ast::assign(ast::name(slot(at), ast::ExprContext::Store), ast::name(caught)),
-                        ast::assign(ast::name(state_, ast::ExprContext::Store), ast::integer(std::int64_t(to)))};
-      if (states_[to].level == level) arm.push_back(ast::continue_());
+      ast::StmtList arm;
+      ast::ExprPtr exc = ast::name(caught);
+      if (c.escape) {
+        arm.push_back(store(pending_, exc));
+        arm.push_back(store(pending_context_, ast::attribute(exc, "__context__")));
+        arm.push_back(store(pending_traceback_, ast::attribute(exc, "__traceback__")));
+      } else {
+        if (c.restore) {
+          arm.push_back(ast::assign(ast::attribute(exc, "__context__", ast::ExprContext::Store), ast::name(pending_context_)));
+          arm.push_back(ast::assign(ast::attribute(exc, "__traceback__", ast::ExprContext::Store), ast::name(pending_traceback_)));
+        }
+        if (c.triple) {
+          arm.push_back(store(slot(c.slot), ast::attribute(exc, "__traceback__")));
+          arm.push_back(store(slot(c.slot + 1), exc));
+          arm.push_back(store(slot(c.slot + 2), ast::call(ast::name("type"), {exc})));
+        } else {
+          arm.push_back(store(slot(c.slot), exc));
+        }
+      }
+      arm.push_back(store(state_, ast::integer(std::int64_t(c.to))));
+      if (c.escape) arm.push_back(ast::break_());
+      else if (states_[c.to].level == level) arm.push_back(ast::continue_());
       else enters_clause = true;
       chain = {ast::if_(std::move(test), std::move(arm), std::move(chain))};
     }
