@@ -135,7 +135,9 @@ class Dispatcher {
     // variable; holding nothing and pushed again as they are: 'n' the NULL
     // of a call (3.11+ and a method call's marker), 'p' the exception an
     // except clause replaced (which only POP_EXCEPT reads: one slot, three
-    // on the block-stack versions), 'm' any other marker (3.11+ lasti).
+    // on the block-stack versions), 'f' the NULL that 3.8's BEGIN_FINALLY
+    // pushes, a letter from kReturnLetter up a 3.8 return address, 'm' any
+    // other marker (3.11+ lasti).
     std::string shape;
     // How many except clauses are running (an exception pushed as handled
     // and not yet popped): the state runs inside that many `except` clauses
@@ -156,19 +158,34 @@ class Dispatcher {
   // The expression of a 'p' slot's marker: it tells the replaced exception
   // from other markers when a stack is read back into a shape.
   ast::ExprPtr replaced_ = ast::name("<replaced exception>");
+  ast::ExprPtr finally_null_ = ast::name("<BEGIN_FINALLY>");
+  // 3.8 return addresses (CALL_FINALLY): a slot letter kReturnLetter + k is
+  // the address of return_sites_[k], the block after the call, held by the
+  // marker return_markers_[k].
+  static constexpr unsigned char kReturnLetter = 0x80;
+  std::vector<BlockId> return_sites_;
+  std::vector<ast::ExprPtr> return_markers_;
   // Escape states, by (handler catch's target, level).
   std::map<std::pair<std::size_t, int>, std::size_t> escapes_;
   std::vector<State> states_;
   std::vector<ast::StmtList> bodies_;  // per state, its lowered statements
-  std::map<std::pair<BlockId, std::size_t>, std::size_t> index_;
+  // States by where they start and the stack they start with: a block
+  // entered with two stacks is two states (3.8 runs a finally body with
+  // BEGIN_FINALLY's NULL on the normal path and an exception on the other).
+  std::map<std::tuple<BlockId, std::size_t, std::string>, std::size_t> index_;
 
   std::string shape_of(const lift::Stack& stack) const {
     std::string out;
-    for (const Item& i : stack)
-      out += i.kind == Item::Kind::Null     ? 'n'
-             : i.kind != Item::Kind::Marker ? 'v'
-             : i.expr == replaced_          ? 'p'
-                                            : 'm';
+    for (const Item& i : stack) {
+      char letter = i.kind == Item::Kind::Null     ? 'n'
+                    : i.kind != Item::Kind::Marker ? 'v'
+                    : i.expr == replaced_          ? 'p'
+                    : i.expr == finally_null_      ? 'f'
+                                                   : 'm';
+      for (std::size_t k = 0; letter == 'm' && k < return_markers_.size(); ++k)
+        if (i.expr == return_markers_[k]) letter = char(kReturnLetter + k);
+      out += letter;
+    }
     return out;
   }
   std::string slot(std::size_t k) const { return slot_prefix_ + std::to_string(k); }
@@ -183,12 +200,10 @@ class Dispatcher {
   std::size_t state_of(BlockId b, std::size_t first, const std::string& shape, int level) {
     if (b == kNoBlock) refuse("control flows past the end");
     if (first >= graph_.instructions(b).size()) return state_of(fall(b), 0, shape, level);
-    auto [it, added] = index_.try_emplace({b, first}, states_.size());
+    auto [it, added] = index_.try_emplace({b, first, shape}, states_.size());
     if (added) {
       states_.push_back({b, first, shape, level, std::nullopt, std::nullopt});
       if (states_.size() > 100'000) refuse("too many states");
-    } else if (states_[it->second].shape != shape) {
-      refuse("a block entered with different stacks");
     } else if (states_[it->second].level != level) {
       refuse("a block entered inside different numbers of except clauses");
     }
@@ -338,7 +353,10 @@ class Dispatcher {
       entry.push_back(shape[k] == 'n'   ? Item::of(Item::Kind::Null)
                       : shape[k] == 'm' ? Item::of(Item::Kind::Marker)
                       : shape[k] == 'p' ? Item::of(Item::Kind::Marker, replaced_)
-                                        : Item::value(ast::name(slot(k))));
+                      : shape[k] == 'f' ? Item::of(Item::Kind::Marker, finally_null_)
+                      : is_return(shape[k])
+                          ? Item::of(Item::Kind::Marker, return_markers_[std::size_t(shape[k] - char(kReturnLetter))])
+                          : Item::value(ast::name(slot(k))));
     return entry;
   }
 
@@ -364,11 +382,9 @@ class Dispatcher {
       raises = can_raise(ins[i]);
     }
     if (!raises) return;
-    if (row_.finally_subroutine) refuse("exception regions of 3.8 (finally subroutines)");
-    if (st.shape.size() < h->depth) refuse("a handler deeper than the stack it protects");
     const bool triple = h->pushed == cfg::kBlockStackHandlerPushes;
     if (!triple && h->pushed != 1u + (h->lasti ? 1u : 0u)) refuse("a handler that pushes something unknown");
-    std::string kept = st.shape.substr(0, h->depth);
+    std::string kept = st.shape.substr(0, kept_slots(st.shape, h->depth));
     // The clauses running where the handler is: one replaced exception each below it.
     const int outside = int(std::count(kept.begin(), kept.end(), 'p')) / row_.pop_except_pops;
     if (outside > st.level) refuse("a handler inside more except clauses than the code it covers");
@@ -415,6 +431,37 @@ class Dispatcher {
     return k;
   }
 
+  // How many slots of `shape` a handler that cuts the stack back to `depth`
+  // keeps. Depths count as CPython's compiler does, where a 3.8 finally body
+  // runs six values up however it was entered (the exception's two triples,
+  // or BEGIN_FINALLY's NULL or CALL_FINALLY's return address counted as six).
+  static std::size_t kept_slots(const std::string& shape, std::uint32_t depth) {
+    std::uint32_t counted = 0;
+    std::size_t k = 0;
+    while (k < shape.size() && counted < depth) {
+      const char letter = shape[k++];
+      counted += letter == 'f' || is_return(letter) ? cfg::kBlockStackHandlerPushes : 1;
+    }
+    if (counted != depth) refuse("a handler deeper than the stack it protects");
+    return k;
+  }
+
+  static bool is_return(char letter) { return static_cast<unsigned char>(letter) >= kReturnLetter; }
+  char return_letter(BlockId site) {
+    auto it = std::find(return_sites_.begin(), return_sites_.end(), site);
+    if (it != return_sites_.end()) return char(kReturnLetter + (it - return_sites_.begin()));
+    if (return_sites_.size() >= 0x7f) refuse("too many finally subroutine calls");
+    return_sites_.push_back(site);
+    return_markers_.push_back(ast::name("<return to block " + std::to_string(site) + ">"));
+    return char(kReturnLetter + return_sites_.size() - 1);
+  }
+
+  // A stack whose top is an exception as a handler received it (≤3.10):
+  // the replaced exception's triple, then the caught one's.
+  static bool ends_in_caught_triple(const std::string& shape) {
+    return shape.size() >= 6 && shape.ends_with("pppvvv");
+  }
+
   // Instructions that only move values the stack already holds (or constants)
   // and cannot raise. (Everything else may, which is the safe side.)
   static bool can_raise(const Instruction& ins) {
@@ -429,6 +476,9 @@ class Dispatcher {
       case Op::STORE_FAST:
       case Op::POP_EXCEPT:
       case Op::PUSH_EXC_INFO:
+      case Op::SETUP_FINALLY:
+      case Op::POP_BLOCK:
+      case Op::BEGIN_FINALLY:
       case Op::JUMP_FORWARD:
       case Op::JUMP_BACKWARD_NO_INTERRUPT:
         return false;
@@ -448,6 +498,11 @@ class Dispatcher {
       case Op::SETUP_WITH:
       case Op::WITH_EXCEPT_START:
       case Op::CHECK_EG_MATCH:
+      case Op::BEGIN_FINALLY:
+      case Op::END_FINALLY:
+      case Op::WITH_CLEANUP_START:
+      case Op::CALL_FINALLY:
+      case Op::POP_FINALLY:
         return true;
       default:
         return false;
@@ -489,6 +544,7 @@ class Dispatcher {
       std::string shape = shape_of(stack);
       stack = entry_stack(shape);
       const Instruction& at = ins[end];
+      std::size_t next = end + 1;
       switch (at.op()) {
         case Op::POP_EXCEPT: {
           // The except clause ends: leave the machine's clause (which restores
@@ -536,13 +592,102 @@ class Dispatcher {
           stack.push_back(Item::value(ast::call(ast::name(slot(shape.size() - below)), std::move(args))));
           break;
         }
+        case Op::BEGIN_FINALLY:  // 3.8: the finally body's normal entry
+          shape += 'f';
+          stack = entry_stack(shape);
+          break;
+        case Op::END_FINALLY: {  // 3.8
+          if (!shape.empty() && shape.back() == 'f') {  // BEGIN_FINALLY's NULL: the normal path goes on
+            shape.pop_back();
+            stack = entry_stack(shape);
+            break;
+          }
+          if (ends_in_caught_triple(shape)) {  // an exception: raised again
+            out.push_back(ast::raise_(ast::name(slot(shape.size() - 2))));
+            return out;
+          }
+          if (!shape.empty() && is_return(shape.back())) {  // back to where CALL_FINALLY was
+            const BlockId site = return_sites_[std::size_t(shape.back() - char(kReturnLetter))];
+            shape.pop_back();
+            for (auto& s : go_to(state_of(site, 0, shape, st.level))) out.push_back(std::move(s));
+            return out;
+          }
+          refuse("END_FINALLY with an unknown stack");
+        }
+        case Op::WITH_CLEANUP_START: {  // 3.8: with WITH_CLEANUP_FINISH and END_FINALLY, a with's end
+          // (A return or break out of the with ends in POP_FINALLY 0 instead, on the normal path only.)
+          if (end + 2 >= size || !ins[end + 1].info || ins[end + 1].name() != "WITH_CLEANUP_FINISH" ||
+              !ins[end + 2].info ||
+              !(ins[end + 2].op() == Op::END_FINALLY || (ins[end + 2].op() == Op::POP_FINALLY && ins[end + 2].arg == 0)))
+            refuse("a with's cleanup that is not WITH_CLEANUP_START, WITH_CLEANUP_FINISH, END_FINALLY");
+          const bool end_finally = ins[end + 2].op() == Op::END_FINALLY;
+          next = end + 3;
+          if (shape.size() >= 2 && shape.back() == 'f' && shape[shape.size() - 2] == 'v') {  // the normal path
+            out.push_back(ast::expr_stmt(
+                ast::call(ast::name(slot(shape.size() - 2)), {ast::none(), ast::none(), ast::none()})));
+            shape.resize(shape.size() - 2);
+            stack = entry_stack(shape);
+            break;
+          }
+          if (end_finally && shape.size() >= 7 && shape[shape.size() - 7] == 'v' && ends_in_caught_triple(shape) &&
+              st.level > 0) {
+            // An exception: __exit__ that returns true swallows it (and ends
+            // the clause), else it is raised again.
+            const std::size_t top = shape.size() - 1;
+            ast::ExprPtr exit = ast::call(ast::name(slot(shape.size() - 7)),
+                                          {ast::name(slot(top)), ast::name(slot(top - 1)), ast::name(slot(top - 2))});
+            const std::size_t after = state_of(b, next, shape.substr(0, shape.size() - 7), st.level - 1);
+            out.push_back(ast::if_(exit, {ast::assign(ast::name(state_, ast::ExprContext::Store),
+                                                      ast::integer(std::int64_t(after))),
+                                          ast::break_()}));
+            out.push_back(ast::raise_(ast::name(slot(top - 1))));
+            return out;
+          }
+          refuse("a with's cleanup with an unknown stack");
+        }
+        case Op::CALL_FINALLY: {  // 3.8: run the finally body, which comes back by END_FINALLY
+          if (next < size) refuse("CALL_FINALLY that does not end its block");
+          const BlockId body = successor(b, EdgeFilter().with(EdgeKind::Call));
+          if (body == kNoBlock || fall(b) == kNoBlock) refuse("CALL_FINALLY without its body or return");
+          shape += return_letter(fall(b));
+          for (auto& s : go_to(state_of(body, 0, shape, st.level))) out.push_back(std::move(s));
+          return out;
+        }
+        case Op::POP_FINALLY: {  // 3.8: drop what the finally body was entered with (keeping the top if asked)
+          const bool keep = at.arg != 0;
+          if (keep && (shape.empty() || shape.back() != 'v')) refuse("POP_FINALLY without the value to keep");
+          const std::size_t top = shape.size() - 1;
+          std::string base = keep ? shape.substr(0, top) : shape;
+          int level = st.level;
+          if (!base.empty() && (base.back() == 'f' || is_return(base.back()))) {
+            base.pop_back();
+          } else if (ends_in_caught_triple(base) && st.level > 0) {
+            base.resize(base.size() - 6);
+            --level;  // the exception's clause ends
+          } else {
+            refuse("POP_FINALLY with an unknown stack");
+          }
+          if (keep) {
+            out.push_back(ast::assign(ast::name(slot(base.size()), ast::ExprContext::Store), ast::name(slot(top))));
+            base += 'v';
+          }
+          shape = base;
+          stack = entry_stack(shape);
+          if (level != st.level) {
+            out.push_back(ast::assign(ast::name(state_, ast::ExprContext::Store),
+                                      ast::integer(std::int64_t(state_of(b, next, shape, level)))));
+            out.push_back(ast::break_());
+            return out;
+          }
+          break;
+        }
         case Op::PUSH_EXC_INFO:
           refuse("PUSH_EXC_INFO that does not start a handler");
         default:
           refuse("except* (exception groups)");
       }
-      pos = end + 1;
-      if (pos == size) {  // the lowered instruction ends the block: go on where it falls
+      pos = next;
+      if (pos >= size) {  // the lowered instruction ends the block: go on where it falls
         spill(stack, nullptr, out);
         for (auto& s : go_to(state_of(fall(b), 0, shape_of(stack), st.level))) out.push_back(std::move(s));
         return out;
