@@ -69,7 +69,8 @@ class Dispatcher {
     // this function or one around it. (A module that rebinds them globally
     // is not seen from here.)
     const CodeObject& c = *code.code;
-    for (const char* b : {"next", "iter", "StopIteration", "isinstance", "issubclass", "type", "BaseException"})
+    for (const char* b : {"next", "iter", "StopIteration", "isinstance", "issubclass", "type", "BaseException",
+                          "NameError", "object"})
       for (const auto* list : {&c.varnames, &c.cellvars, &c.freevars})
         if (std::find(list->begin(), list->end(), b) != list->end())
           refuse(std::string("the code has a variable named ") + b);
@@ -97,6 +98,9 @@ class Dispatcher {
     pending_ = free("_pending");
     pending_context_ = free("_pending_context");
     pending_traceback_ = free("_pending_traceback");
+    unbound_ = free("_unbound");
+    for (const Instruction& ins : code.instructions)
+      if (ins.info && ins.op() == Op::LOAD_FAST_AND_CLEAR) saves_locals_ = true;
   }
 
   ast::StmtList run(std::string_view reason) {
@@ -107,6 +111,7 @@ class Dispatcher {
       if (c == '\n' || c == '\r') c = ' ';
     ast::StmtList out;
     out.push_back(ast::comment("unveil: control flow rebuilt as a state machine (" + why + ")"));
+    if (saves_locals_) out.push_back(ast::assign(ast::name(unbound_, ast::ExprContext::Store), ast::call(ast::name("object"))));
     out.push_back(ast::assign(ast::name(state_, ast::ExprContext::Store), ast::integer(0)));
     out.push_back(level_loop(0));
     check_markers(out);
@@ -159,6 +164,14 @@ class Dispatcher {
   // from other markers when a stack is read back into a shape.
   ast::ExprPtr replaced_ = ast::name("<replaced exception>");
   ast::ExprPtr finally_null_ = ast::name("<BEGIN_FINALLY>");
+  // 3.12+ inlined comprehensions save the locals they reuse
+  // (LOAD_FAST_AND_CLEAR) and put them back, unbound if they were: a saved
+  // value is a slot letter 's', held by a slot variable read through one of
+  // these names; an unbound local is saved as unbound_.
+  bool saves_locals_ = false;
+  std::string unbound_;
+  std::set<const ast::Expr*> saved_reads_;
+  std::vector<ast::ExprPtr> saved_keep_;  // (keeps the nodes those pointers name alive)
   // 3.8 return addresses (CALL_FINALLY): a slot letter kReturnLetter + k is
   // the address of return_sites_[k], the block after the call, held by the
   // marker return_markers_[k].
@@ -178,7 +191,7 @@ class Dispatcher {
     std::string out;
     for (const Item& i : stack) {
       char letter = i.kind == Item::Kind::Null     ? 'n'
-                    : i.kind != Item::Kind::Marker ? 'v'
+                    : i.kind != Item::Kind::Marker ? (i.kind == Item::Kind::Value && saved_reads_.count(i.expr.get()) ? 's' : 'v')
                     : i.expr == replaced_          ? 'p'
                     : i.expr == finally_null_      ? 'f'
                                                    : 'm';
@@ -347,7 +360,7 @@ class Dispatcher {
   }
 
   // The stack a state of `shape` starts with: values in their slot variables.
-  lift::Stack entry_stack(const std::string& shape) const {
+  lift::Stack entry_stack(const std::string& shape) {
     lift::Stack entry;
     for (std::size_t k = 0; k < shape.size(); ++k)
       entry.push_back(shape[k] == 'n'   ? Item::of(Item::Kind::Null)
@@ -356,8 +369,15 @@ class Dispatcher {
                       : shape[k] == 'f' ? Item::of(Item::Kind::Marker, finally_null_)
                       : is_return(shape[k])
                           ? Item::of(Item::Kind::Marker, return_markers_[std::size_t(shape[k] - char(kReturnLetter))])
-                          : Item::value(ast::name(slot(k))));
+                      : shape[k] == 's' ? Item::value(saved_read(k))
+                                        : Item::value(ast::name(slot(k))));
     return entry;
+  }
+  ast::ExprPtr saved_read(std::size_t k) {
+    ast::ExprPtr read = ast::name(slot(k));
+    saved_reads_.insert(read.get());
+    saved_keep_.push_back(read);
+    return read;
   }
 
   // Where an exception raised in state `k` goes. The stack is cut back to
@@ -446,6 +466,13 @@ class Dispatcher {
     return k;
   }
 
+  // A shape for a message: return addresses as 'r'.
+  static std::string printable(std::string shape) {
+    for (char& c : shape)
+      if (is_return(c)) c = 'r';
+    return shape;
+  }
+
   static bool is_return(char letter) { return static_cast<unsigned char>(letter) >= kReturnLetter; }
   char return_letter(BlockId site) {
     auto it = std::find(return_sites_.begin(), return_sites_.end(), site);
@@ -489,9 +516,14 @@ class Dispatcher {
 
   // Instructions the lifter gives a structured meaning (a with's __exit__,
   // an except clause's bounds) that the state machine lowers itself.
-  static bool lowered_here(const Instruction& ins) {
+  bool lowered_here(const Instruction& ins) const {
     if (!ins.info) return false;
     switch (ins.op()) {
+      case Op::LIST_APPEND:
+      case Op::SET_ADD:
+      case Op::MAP_ADD:
+      case Op::LOAD_FAST_AND_CLEAR:
+        return true;
       case Op::PUSH_EXC_INFO:
       case Op::POP_EXCEPT:
       case Op::BEFORE_WITH:
@@ -532,7 +564,9 @@ class Dispatcher {
           auto* n = e ? e->value->as<ast::Name>() : nullptr;
           if (!(n && is_slot(n->id))) part.push_back(std::move(s));
         }
-        for (ast::StmtPtr& s : keep_in_place_operators(b, pos, end, std::move(part))) out.push_back(std::move(s));
+        part = keep_in_place_operators(b, pos, end, std::move(part));
+        for (ast::StmtPtr& s : saves_locals_ ? restore_saved_locals(std::move(part)) : std::move(part))
+          out.push_back(std::move(s));
         if (end == size) {
           finish(st, std::move(eff), out);
           return out;
@@ -592,6 +626,41 @@ class Dispatcher {
           stack.push_back(Item::value(ast::call(ast::name(slot(shape.size() - below)), std::move(args))));
           break;
         }
+        case Op::LIST_APPEND:
+        case Op::SET_ADD:
+        case Op::MAP_ADD: {  // a comprehension's container, in its slot, takes the value(s) on top
+          const bool map = at.op() == Op::MAP_ADD;
+          const std::size_t popped = map ? 2 : 1;
+          if (shape.size() < popped + at.arg || shape.substr(shape.size() - popped) != std::string(popped, 'v') ||
+              shape[shape.size() - popped - at.arg] != 'v')
+            refuse("a comprehension's container is not on the stack");
+          const std::size_t top = shape.size() - 1;
+          ast::ExprPtr container = ast::name(slot(shape.size() - popped - at.arg));
+          if (map)
+            out.push_back(ast::assign(ast::subscript(container, ast::name(slot(top - 1)), ast::ExprContext::Store),
+                                      ast::name(slot(top))));
+          else
+            out.push_back(ast::expr_stmt(ast::call(
+                ast::attribute(container, at.op() == Op::LIST_APPEND ? "append" : "add"), {ast::name(slot(top))})));
+          shape.resize(shape.size() - popped);
+          stack = entry_stack(shape);
+          break;
+        }
+        case Op::LOAD_FAST_AND_CLEAR: {  // save a local the comprehension reuses (unbound_ if it is unbound)
+          const std::string local = resolve_argument(code_, at).text;
+          const CodeObject& c = *code_.code;
+          for (const auto* list : {&c.cellvars, &c.freevars})
+            if (std::find(list->begin(), list->end(), local) != list->end())
+              refuse("a comprehension that saves a cell");
+          ast::ExceptHandler unbound;
+          unbound.type = ast::name("NameError");
+          unbound.body = {ast::assign(ast::name(slot(shape.size()), ast::ExprContext::Store), ast::name(unbound_))};
+          out.push_back(ast::try_({ast::assign(ast::name(slot(shape.size()), ast::ExprContext::Store), ast::name(local))},
+                                  {std::move(unbound)}));
+          shape += 's';
+          stack = entry_stack(shape);
+          break;
+        }
         case Op::BEGIN_FINALLY:  // 3.8: the finally body's normal entry
           shape += 'f';
           stack = entry_stack(shape);
@@ -643,7 +712,7 @@ class Dispatcher {
             out.push_back(ast::raise_(ast::name(slot(top - 1))));
             return out;
           }
-          refuse("a with's cleanup with an unknown stack");
+          refuse("a with's cleanup with an unknown stack (" + printable(shape) + ")");
         }
         case Op::CALL_FINALLY: {  // 3.8: run the finally body, which comes back by END_FINALLY
           if (next < size) refuse("CALL_FINALLY that does not end its block");
@@ -693,6 +762,49 @@ class Dispatcher {
         return out;
       }
     }
+  }
+
+  // A local put back from where LOAD_FAST_AND_CLEAR saved it (the lifter
+  // wrote `x = <saved read>`, alone or in a tuple assignment): bound again
+  // to its value, or unbound again.
+  ast::StmtList restore_saved_locals(ast::StmtList stmts) const {
+    ast::StmtList out;
+    for (ast::StmtPtr& s : stmts) {
+      auto* a = s->as<ast::Assign>();
+      if (!a || a->targets.size() != 1) {
+        out.push_back(std::move(s));
+        continue;
+      }
+      std::vector<std::pair<ast::ExprPtr, ast::ExprPtr>> pairs;  // target, value
+      auto* tt = a->targets[0]->as<ast::Tuple>();
+      auto* vt = a->value->as<ast::Tuple>();
+      if (tt && vt && tt->elts.size() == vt->elts.size()) {
+        for (std::size_t k = 0; k < tt->elts.size(); ++k) pairs.emplace_back(tt->elts[k], vt->elts[k]);
+      } else {
+        pairs.emplace_back(a->targets[0], a->value);
+      }
+      bool restores = false;
+      for (const auto& [t, v] : pairs) restores = restores || saved_reads_.count(v.get());
+      if (!restores) {
+        out.push_back(std::move(s));
+        continue;
+      }
+      // (Each value is a slot variable and each target a local: one at a time is the same.)
+      for (const auto& [t, v] : pairs) {
+        auto* n = t->as<ast::Name>();
+        if (!saved_reads_.count(v.get())) {
+          if (!v->is<ast::Name>()) refuse("a saved local put back with other values");
+          out.push_back(ast::assign(t, v));
+          continue;
+        }
+        if (!n) refuse("a saved local put back into something else");
+        out.push_back(ast::if_(ast::compare(v, ast::CmpOperator::Is, ast::name(unbound_)),
+                               {ast::assign(ast::name(n->id, ast::ExprContext::Store), ast::none()),
+                                ast::delete_({ast::name(n->id, ast::ExprContext::Del)})},
+                               {ast::assign(ast::name(n->id, ast::ExprContext::Store), v)}));
+      }
+    }
+    return out;
   }
 
   // The end of state `st`'s block: where control goes next.
