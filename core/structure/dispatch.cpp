@@ -528,6 +528,8 @@ class Dispatcher {
       case Op::POP_EXCEPT:
       case Op::BEFORE_WITH:
       case Op::SETUP_WITH:
+      case Op::BEFORE_ASYNC_WITH:
+      case Op::SETUP_ASYNC_WITH:
       case Op::WITH_EXCEPT_START:
       case Op::CHECK_EG_MATCH:
       case Op::BEGIN_FINALLY:
@@ -592,10 +594,15 @@ class Dispatcher {
           out.push_back(ast::break_());
           return out;
         }
+        case Op::SETUP_ASYNC_WITH:  // ≤3.10: only the handler, which is the graph's
+          break;
         case Op::BEFORE_WITH:
-        case Op::SETUP_WITH: {  // (≤3.10: the handler part is the graph's)
-          // [mgr] -> [bound __exit__, __enter__()], both looked up on the type.
+        case Op::SETUP_WITH:  // (≤3.10: the handler part is the graph's)
+        case Op::BEFORE_ASYNC_WITH: {
+          // [mgr] -> [bound __exit__, __enter__()], both looked up on the
+          // type (async: __aexit__, and __aenter__() for the await that follows).
           if (shape.empty() || shape.back() != 'v') refuse("a with statement without its manager");
+          const bool async = at.op() == Op::BEFORE_ASYNC_WITH;
           const std::size_t at_slot = shape.size() - 1;
           auto mgr = [&] { return ast::name(slot(at_slot + 1)); };
           auto special = [&](const char* attr) {
@@ -603,9 +610,10 @@ class Dispatcher {
           };
           out.push_back(ast::assign(ast::name(slot(at_slot + 1), ast::ExprContext::Store), ast::name(slot(at_slot))));
           out.push_back(ast::assign(ast::name(slot(at_slot), ast::ExprContext::Store),
-                                    ast::call(ast::attribute(special("__exit__"), "__get__"), {mgr()})));
+                                    ast::call(ast::attribute(special(async ? "__aexit__" : "__exit__"), "__get__"),
+                                              {mgr()})));
           out.push_back(ast::assign(ast::name(slot(at_slot + 1), ast::ExprContext::Store),
-                                    ast::call(special("__enter__"), {mgr()})));
+                                    ast::call(special(async ? "__aenter__" : "__enter__"), {mgr()})));
           shape += 'v';
           stack = entry_stack(shape);
           break;
@@ -684,16 +692,23 @@ class Dispatcher {
           refuse("END_FINALLY with an unknown stack");
         }
         case Op::WITH_CLEANUP_START: {  // 3.8: with WITH_CLEANUP_FINISH and END_FINALLY, a with's end
-          // (A return or break out of the with ends in POP_FINALLY 0 instead, on the normal path only.)
-          if (end + 2 >= size || !ins[end + 1].info || ins[end + 1].name() != "WITH_CLEANUP_FINISH" ||
-              !ins[end + 2].info ||
-              !(ins[end + 2].op() == Op::END_FINALLY || (ins[end + 2].op() == Op::POP_FINALLY && ins[end + 2].arg == 0)))
+          // (A return or break out of the with ends in POP_FINALLY 0 instead,
+          // on the normal path only. async with awaits __aexit__'s result:
+          // GET_AWAITABLE, LOAD_CONST None, YIELD_FROM before the finish.)
+          auto is = [&](std::size_t i, std::string_view name) {
+            return i < size && ins[i].info && ins[i].name() == name;
+          };
+          const bool awaits = is(end + 1, "GET_AWAITABLE") && is(end + 2, "LOAD_CONST") && is(end + 3, "YIELD_FROM");
+          const std::size_t finish = end + (awaits ? 4 : 1);
+          if (!is(finish, "WITH_CLEANUP_FINISH") ||
+              !(is(finish + 1, "END_FINALLY") || (is(finish + 1, "POP_FINALLY") && ins[finish + 1].arg == 0)))
             refuse("a with's cleanup that is not WITH_CLEANUP_START, WITH_CLEANUP_FINISH, END_FINALLY");
-          const bool end_finally = ins[end + 2].op() == Op::END_FINALLY;
-          next = end + 3;
+          const bool end_finally = is(finish + 1, "END_FINALLY");
+          next = finish + 2;
+          auto awaited = [&](ast::ExprPtr call) { return awaits ? ast::await_(std::move(call)) : call; };
           if (shape.size() >= 2 && shape.back() == 'f' && shape[shape.size() - 2] == 'v') {  // the normal path
             out.push_back(ast::expr_stmt(
-                ast::call(ast::name(slot(shape.size() - 2)), {ast::none(), ast::none(), ast::none()})));
+                awaited(ast::call(ast::name(slot(shape.size() - 2)), {ast::none(), ast::none(), ast::none()}))));
             shape.resize(shape.size() - 2);
             stack = entry_stack(shape);
             break;
@@ -703,8 +718,8 @@ class Dispatcher {
             // An exception: __exit__ that returns true swallows it (and ends
             // the clause), else it is raised again.
             const std::size_t top = shape.size() - 1;
-            ast::ExprPtr exit = ast::call(ast::name(slot(shape.size() - 7)),
-                                          {ast::name(slot(top)), ast::name(slot(top - 1)), ast::name(slot(top - 2))});
+            ast::ExprPtr exit = awaited(ast::call(ast::name(slot(shape.size() - 7)),
+                                                  {ast::name(slot(top)), ast::name(slot(top - 1)), ast::name(slot(top - 2))}));
             const std::size_t after = state_of(b, next, shape.substr(0, shape.size() - 7), st.level - 1);
             out.push_back(ast::if_(exit, {ast::assign(ast::name(state_, ast::ExprContext::Store),
                                                       ast::integer(std::int64_t(after))),
@@ -869,8 +884,17 @@ class Dispatcher {
         for (auto& s : go_to(body)) out.push_back(std::move(s));
         return;
       }
-      case TK::Send:
-        refuse("await or yield from");
+      case TK::Send: {
+        // [receiver, value] -> result: the lifter's receiver is the await
+        // (or yield from) itself, and the loop of yields around SEND is that
+        // expression's evaluation (a throw() into it goes to the awaited object).
+        if (eff.stack.size() < 2 || eff.stack[eff.stack.size() - 2].kind != Item::Kind::Value)
+          refuse("SEND without an await or yield from");
+        eff.stack.pop_back();
+        spill(eff.stack, nullptr, out);
+        for (auto& s : go_to(state_of(jump(b), 0, shape_of(eff.stack), st.level))) out.push_back(std::move(s));
+        return;
+      }
     }
     refuse("an unknown block end");
   }

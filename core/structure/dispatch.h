@@ -42,8 +42,10 @@
 // subroutines carry their return site as a slot letter; 3.12+ inlined
 // comprehensions save and restore the locals they reuse.
 //
-// Refused (Error(Decode)): await/yield from (SEND), async with, except*,
-// a stack item with no value form live across blocks, and variables named
+// An await or yield from (a SEND loop) is one expression whose value the
+// state after the loop receives; async with awaits __aenter__/__aexit__.
+//
+// Refused (Error(Decode)): except*, async for (3.11+), a stack item with no value form live across blocks, and variables named
 // like the builtins the lowering calls. Differences that remain: a with's
 // __enter__/__exit__ are looked up with type(m).__exit__.__get__(m), which
 // differs from CPython's special lookup only for a static or class method

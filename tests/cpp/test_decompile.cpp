@@ -90,13 +90,14 @@ TEST(Decompile, TryExceptWith) {
 }
 
 TEST(Decompile, FallbackKeepsTheRestOfTheModule) {
-  // An await in flow no structure fits has no state machine either: that
+  // except* in flow no structure fits has no state machine either: that
   // function falls back, the rest decompiles.
   auto data = compile_with("3.12.1",
-                           "async def f(a, b):\n    t = 0\n    for i in range(a):\n        for j in range(b):\n"
+                           "def f(a, b):\n    t = 0\n    for i in range(a):\n        for j in range(b):\n"
                            "            if i * j > 6:\n                return t\n            while j < 3:\n"
                            "                j += 1\n                if j == 2:\n                    break\n"
-                           "            else:\n                continue\n            t += await g(j)\n    return t\n"
+                           "            else:\n                continue\n            try:\n                t += j\n"
+                           "            except* KeyError:\n                pass\n    return t\n"
                            "x = 1\n");
   if (data.empty()) GTEST_SKIP();
   std::string out = unveil::decompile_marshal(data, 12, "", {});

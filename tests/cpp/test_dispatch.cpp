@@ -162,16 +162,36 @@ TEST(Dispatch, HandlersRunInsideTheMachinesExceptClause) {
   }
 }
 
-// await (SEND) is refused: the raising fallback stays.
-TEST(Dispatch, AwaitKeepsTheRaisingFallback) {
+// except* (CHECK_EG_MATCH) is refused: the raising fallback stays.
+TEST(Dispatch, ExceptStarKeepsTheRaisingFallback) {
   auto data = unveil::testing::marshal_snippet(
       "3.12.1",
-      "async def f(a, b):\n    t = 0\n    for i in range(a):\n        for j in range(b):\n"
+      "def f(a, b):\n    t = 0\n    for i in range(a):\n        for j in range(b):\n"
       "            if i * j > 6:\n                return t\n            while j < 3:\n                j += 1\n"
       "                if j == 2:\n                    break\n            else:\n                continue\n"
-      "            t += await g(j)\n    return t\n");
+      "            try:\n                t += j\n            except* KeyError:\n                pass\n    return t\n");
   if (data.empty()) GTEST_SKIP() << "no Python 3.12";
   const std::string out = decompile_marshal(data, 12, "", {});
   EXPECT_NE(out.find("raise RuntimeError('unveil could not decompile f')"), std::string::npos) << out;
-  EXPECT_NE(out.find("no state machine: dispatch: await or yield from"), std::string::npos) << out;
+  EXPECT_NE(out.find("no state machine: dispatch: except* (exception groups)"), std::string::npos) << out;
+}
+
+// await and async with (SEND loops, BEFORE_ASYNC_WITH) become states: the
+// await is one expression whose value the state after the loop receives.
+TEST(Dispatch, AwaitAndAsyncWithBecomeStates) {
+  const char* source =
+      "async def f(a, b):\n    t = 0\n    for i in range(a):\n        for j in range(b):\n"
+      "            if i * j > 6:\n                return t\n            while j < 3:\n                j += 1\n"
+      "                if j == 2:\n                    break\n            else:\n                continue\n"
+      "            async with m() as c:\n                t += await g(j)\n    return t\n";
+  for (const char* v : {"3.8.18", "3.11.7", "3.12.1", "3.13.0"}) {
+    auto data = unveil::testing::marshal_snippet(v, source);
+    if (data.empty()) continue;
+    const std::string out = decompile_marshal(data, std::stoi(std::string(v).substr(2)), "", {});
+    EXPECT_NE(out.find("# unveil: control flow rebuilt as a state machine"), std::string::npos) << v << "\n" << out;
+    EXPECT_NE(out.find("await g(j)"), std::string::npos) << v << "\n" << out;
+    EXPECT_NE(out.find(".__aexit__.__get__("), std::string::npos) << v << "\n" << out;
+    EXPECT_NE(out.find(".__aenter__("), std::string::npos) << v << "\n" << out;
+    EXPECT_EQ(out.find("could not decompile"), std::string::npos) << v << "\n" << out;
+  }
 }
