@@ -404,7 +404,7 @@ class Dispatcher {
     if (!raises) return;
     const bool triple = h->pushed == cfg::kBlockStackHandlerPushes;
     if (!triple && h->pushed != 1u + (h->lasti ? 1u : 0u)) refuse("a handler that pushes something unknown");
-    std::string kept = st.shape.substr(0, kept_slots(st.shape, h->depth));
+    std::string kept = st.shape.substr(0, triple ? kept_below_setup(st.shape, *h) : kept_slots(st.shape, h->depth));
     // The clauses running where the handler is: one replaced exception each below it.
     const int outside = int(std::count(kept.begin(), kept.end(), 'p')) / row_.pop_except_pops;
     if (outside > st.level) refuse("a handler inside more except clauses than the code it covers");
@@ -456,14 +456,42 @@ class Dispatcher {
   // runs six values up however it was entered (the exception's two triples,
   // or BEGIN_FINALLY's NULL or CALL_FINALLY's return address counted as six).
   static std::size_t kept_slots(const std::string& shape, std::uint32_t depth) {
+    auto k = counted_slots(shape, depth);
+    if (!k) refuse("a handler deeper than the stack it protects");
+    return *k;
+  }
+  static std::optional<std::size_t> counted_slots(const std::string& shape, std::uint32_t depth) {
     std::uint32_t counted = 0;
     std::size_t k = 0;
     while (k < shape.size() && counted < depth) {
       const char letter = shape[k++];
       counted += letter == 'f' || is_return(letter) ? cfg::kBlockStackHandlerPushes : 1;
     }
-    if (counted != depth) refuse("a handler deeper than the stack it protects");
+    if (counted != depth) return std::nullopt;
     return k;
+  }
+
+  // ≤3.10: the stack a SETUP_* instruction left below its handler, per
+  // handler block, as the states that ran it saw it. The graph's one depth
+  // per handler is the compiler's count, which a 3.8 finally body entered
+  // by CALL_FINALLY with a returned value under it does not match.
+  std::map<BlockId, std::vector<std::string>> setups_;
+  void record_setup(const Instruction& at, const std::string& kept) {
+    const auto h = at.jump_target ? graph_.block_at(*at.jump_target) : std::nullopt;
+    if (!h) refuse("a SETUP without its handler");
+    auto& seen = setups_[*h];
+    if (std::find(seen.begin(), seen.end(), kept) == seen.end()) seen.push_back(kept);
+  }
+  std::size_t kept_below_setup(const std::string& shape, const cfg::Handler& h) const {
+    const auto counted = counted_slots(shape, h.depth);
+    std::vector<std::size_t> seen;
+    if (auto it = setups_.find(h.block); it != setups_.end())
+      for (const std::string& kept : it->second)
+        if (shape.starts_with(kept)) seen.push_back(kept.size());
+    if (seen.empty() && counted) return *counted;
+    if (counted && std::find(seen.begin(), seen.end(), *counted) != seen.end()) return *counted;
+    if (seen.size() == 1) return seen[0];
+    refuse("a handler deeper than the stack it protects");
   }
 
   // A shape for a message: return addresses as 'r'.
@@ -530,6 +558,7 @@ class Dispatcher {
       case Op::SETUP_WITH:
       case Op::BEFORE_ASYNC_WITH:
       case Op::SETUP_ASYNC_WITH:
+      case Op::SETUP_FINALLY:
       case Op::WITH_EXCEPT_START:
       case Op::CHECK_EG_MATCH:
       case Op::BEGIN_FINALLY:
@@ -594,7 +623,12 @@ class Dispatcher {
           out.push_back(ast::break_());
           return out;
         }
-        case Op::SETUP_ASYNC_WITH:  // ≤3.10: only the handler, which is the graph's
+        case Op::SETUP_FINALLY:  // ≤3.10: only the handler, which is the graph's
+          record_setup(at, shape);
+          break;
+        case Op::SETUP_ASYNC_WITH:  // (the awaited __aenter__() is above the handler's stack)
+          if (shape.empty()) refuse("SETUP_ASYNC_WITH without __aenter__'s result");
+          record_setup(at, shape.substr(0, shape.size() - 1));
           break;
         case Op::BEFORE_WITH:
         case Op::SETUP_WITH:  // (≤3.10: the handler part is the graph's)
@@ -614,6 +648,7 @@ class Dispatcher {
                                               {mgr()})));
           out.push_back(ast::assign(ast::name(slot(at_slot + 1), ast::ExprContext::Store),
                                     ast::call(special(async ? "__aenter__" : "__enter__"), {mgr()})));
+          if (at.op() == Op::SETUP_WITH) record_setup(at, shape);  // (__exit__ stays under the handler)
           shape += 'v';
           stack = entry_stack(shape);
           break;
