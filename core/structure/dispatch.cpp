@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -606,212 +607,271 @@ class Dispatcher {
       }
       // The lowered instruction reads slot variables: everything is spilled.
       spill(stack, nullptr, out);
-      std::string shape = shape_of(stack);
-      stack = entry_stack(shape);
-      const Instruction& at = ins[end];
-      std::size_t next = end + 1;
-      switch (at.op()) {
-        case Op::POP_EXCEPT: {
-          // The except clause ends: leave the machine's clause (which restores
-          // the exception it replaced) and go on one level out.
-          const std::size_t n = std::size_t(row_.pop_except_pops);
-          if (shape.size() < n || shape.substr(shape.size() - n) != std::string(n, 'p') || st.level == 0)
-            refuse("POP_EXCEPT outside an except clause");
-          shape.resize(shape.size() - n);
-          out.push_back(ast::assign(ast::name(state_, ast::ExprContext::Store),
-                                    ast::integer(std::int64_t(state_of(b, end + 1, shape, st.level - 1)))));
-          out.push_back(ast::break_());
-          return out;
-        }
-        case Op::SETUP_FINALLY:  // ≤3.10: only the handler, which is the graph's
-          record_setup(at, shape);
-          break;
-        case Op::SETUP_ASYNC_WITH:  // (the awaited __aenter__() is above the handler's stack)
-          if (shape.empty()) refuse("SETUP_ASYNC_WITH without __aenter__'s result");
-          record_setup(at, shape.substr(0, shape.size() - 1));
-          break;
-        case Op::BEFORE_WITH:
-        case Op::SETUP_WITH:  // (≤3.10: the handler part is the graph's)
-        case Op::BEFORE_ASYNC_WITH: {
-          // [mgr] -> [bound __exit__, __enter__()], both looked up on the
-          // type (async: __aexit__, and __aenter__() for the await that follows).
-          if (shape.empty() || shape.back() != 'v') refuse("a with statement without its manager");
-          const bool async = at.op() == Op::BEFORE_ASYNC_WITH;
-          const std::size_t at_slot = shape.size() - 1;
-          auto mgr = [&] { return ast::name(slot(at_slot + 1)); };
-          auto special = [&](const char* attr) {
-            return ast::attribute(ast::call(ast::name("type"), {mgr()}), attr);
-          };
-          out.push_back(ast::assign(ast::name(slot(at_slot + 1), ast::ExprContext::Store), ast::name(slot(at_slot))));
-          out.push_back(ast::assign(ast::name(slot(at_slot), ast::ExprContext::Store),
-                                    ast::call(ast::attribute(special(async ? "__aexit__" : "__exit__"), "__get__"),
-                                              {mgr()})));
-          out.push_back(ast::assign(ast::name(slot(at_slot + 1), ast::ExprContext::Store),
-                                    ast::call(special(async ? "__aenter__" : "__enter__"), {mgr()})));
-          if (at.op() == Op::SETUP_WITH) record_setup(at, shape);  // (__exit__ stays under the handler)
-          shape += 'v';
-          stack = entry_stack(shape);
-          break;
-        }
-        case Op::WITH_EXCEPT_START: {
-          // __exit__(type, value, traceback) of the exception on top.
-          const std::size_t below = std::size_t(row_.with_exit_below);
-          if (below == 0) refuse("this version's WITH_EXCEPT_START");
-          if (shape.size() < below || shape[shape.size() - below] != 'v' || shape.back() != 'v')
-            refuse("WITH_EXCEPT_START without __exit__ and an exception");
-          ast::ExprList args;
-          if (row_.exc_info_triple) {  // [.., tb, value, type]
-            for (std::size_t j = 1; j <= 3; ++j) args.push_back(ast::name(slot(shape.size() - j)));
-          } else {
-            ast::ExprPtr exc = ast::name(slot(shape.size() - 1));
-            args = {ast::call(ast::name("type"), {exc}), exc, ast::attribute(exc, "__traceback__")};
-          }
-          stack.push_back(Item::value(ast::call(ast::name(slot(shape.size() - below)), std::move(args))));
-          break;
-        }
-        case Op::LIST_APPEND:
-        case Op::SET_ADD:
-        case Op::MAP_ADD: {  // a comprehension's container, in its slot, takes the value(s) on top
-          const bool map = at.op() == Op::MAP_ADD;
-          const std::size_t popped = map ? 2 : 1;
-          if (shape.size() < popped + at.arg || shape.substr(shape.size() - popped) != std::string(popped, 'v') ||
-              shape[shape.size() - popped - at.arg] != 'v')
-            refuse("a comprehension's container is not on the stack");
-          const std::size_t top = shape.size() - 1;
-          ast::ExprPtr container = ast::name(slot(shape.size() - popped - at.arg));
-          if (map)
-            out.push_back(ast::assign(ast::subscript(container, ast::name(slot(top - 1)), ast::ExprContext::Store),
-                                      ast::name(slot(top))));
-          else
-            out.push_back(ast::expr_stmt(ast::call(
-                ast::attribute(container, at.op() == Op::LIST_APPEND ? "append" : "add"), {ast::name(slot(top))})));
-          shape.resize(shape.size() - popped);
-          stack = entry_stack(shape);
-          break;
-        }
-        case Op::LOAD_FAST_AND_CLEAR: {  // save a local the comprehension reuses (unbound_ if it is unbound)
-          const std::string local = resolve_argument(code_, at).text;
-          const CodeObject& c = *code_.code;
-          for (const auto* list : {&c.cellvars, &c.freevars})
-            if (std::find(list->begin(), list->end(), local) != list->end())
-              refuse("a comprehension that saves a cell");
-          ast::ExceptHandler unbound;
-          unbound.type = ast::name("NameError");
-          unbound.body = {ast::assign(ast::name(slot(shape.size()), ast::ExprContext::Store), ast::name(unbound_))};
-          out.push_back(ast::try_({ast::assign(ast::name(slot(shape.size()), ast::ExprContext::Store), ast::name(local))},
-                                  {std::move(unbound)}));
-          shape += 's';
-          stack = entry_stack(shape);
-          break;
-        }
-        case Op::BEGIN_FINALLY:  // 3.8: the finally body's normal entry
-          shape += 'f';
-          stack = entry_stack(shape);
-          break;
-        case Op::END_FINALLY: {  // 3.8
-          if (!shape.empty() && shape.back() == 'f') {  // BEGIN_FINALLY's NULL: the normal path goes on
-            shape.pop_back();
-            stack = entry_stack(shape);
-            break;
-          }
-          if (ends_in_caught_triple(shape)) {  // an exception: raised again
-            out.push_back(ast::raise_(ast::name(slot(shape.size() - 2))));
-            return out;
-          }
-          if (!shape.empty() && is_return(shape.back())) {  // back to where CALL_FINALLY was
-            const BlockId site = return_sites_[std::size_t(shape.back() - char(kReturnLetter))];
-            shape.pop_back();
-            for (auto& s : go_to(state_of(site, 0, shape, st.level))) out.push_back(std::move(s));
-            return out;
-          }
-          refuse("END_FINALLY with an unknown stack");
-        }
-        case Op::WITH_CLEANUP_START: {  // 3.8: with WITH_CLEANUP_FINISH and END_FINALLY, a with's end
-          // (A return or break out of the with ends in POP_FINALLY 0 instead,
-          // on the normal path only. async with awaits __aexit__'s result:
-          // GET_AWAITABLE, LOAD_CONST None, YIELD_FROM before the finish.)
-          auto is = [&](std::size_t i, std::string_view name) {
-            return i < size && ins[i].info && ins[i].name() == name;
-          };
-          const bool awaits = is(end + 1, "GET_AWAITABLE") && is(end + 2, "LOAD_CONST") && is(end + 3, "YIELD_FROM");
-          const std::size_t finish = end + (awaits ? 4 : 1);
-          if (!is(finish, "WITH_CLEANUP_FINISH") ||
-              !(is(finish + 1, "END_FINALLY") || (is(finish + 1, "POP_FINALLY") && ins[finish + 1].arg == 0)))
-            refuse("a with's cleanup that is not WITH_CLEANUP_START, WITH_CLEANUP_FINISH, END_FINALLY");
-          const bool end_finally = is(finish + 1, "END_FINALLY");
-          next = finish + 2;
-          auto awaited = [&](ast::ExprPtr call) { return awaits ? ast::await_(std::move(call)) : call; };
-          if (shape.size() >= 2 && shape.back() == 'f' && shape[shape.size() - 2] == 'v') {  // the normal path
-            out.push_back(ast::expr_stmt(
-                awaited(ast::call(ast::name(slot(shape.size() - 2)), {ast::none(), ast::none(), ast::none()}))));
-            shape.resize(shape.size() - 2);
-            stack = entry_stack(shape);
-            break;
-          }
-          if (end_finally && shape.size() >= 7 && shape[shape.size() - 7] == 'v' && ends_in_caught_triple(shape) &&
-              st.level > 0) {
-            // An exception: __exit__ that returns true swallows it (and ends
-            // the clause), else it is raised again.
-            const std::size_t top = shape.size() - 1;
-            ast::ExprPtr exit = awaited(ast::call(ast::name(slot(shape.size() - 7)),
-                                                  {ast::name(slot(top)), ast::name(slot(top - 1)), ast::name(slot(top - 2))}));
-            const std::size_t after = state_of(b, next, shape.substr(0, shape.size() - 7), st.level - 1);
-            out.push_back(ast::if_(exit, {ast::assign(ast::name(state_, ast::ExprContext::Store),
-                                                      ast::integer(std::int64_t(after))),
-                                          ast::break_()}));
-            out.push_back(ast::raise_(ast::name(slot(top - 1))));
-            return out;
-          }
-          refuse("a with's cleanup with an unknown stack (" + printable(shape) + ")");
-        }
-        case Op::CALL_FINALLY: {  // 3.8: run the finally body, which comes back by END_FINALLY
-          if (next < size) refuse("CALL_FINALLY that does not end its block");
-          const BlockId body = successor(b, EdgeFilter().with(EdgeKind::Call));
-          if (body == kNoBlock || fall(b) == kNoBlock) refuse("CALL_FINALLY without its body or return");
-          shape += return_letter(fall(b));
-          for (auto& s : go_to(state_of(body, 0, shape, st.level))) out.push_back(std::move(s));
-          return out;
-        }
-        case Op::POP_FINALLY: {  // 3.8: drop what the finally body was entered with (keeping the top if asked)
-          const bool keep = at.arg != 0;
-          if (keep && (shape.empty() || shape.back() != 'v')) refuse("POP_FINALLY without the value to keep");
-          const std::size_t top = shape.size() - 1;
-          std::string base = keep ? shape.substr(0, top) : shape;
-          int level = st.level;
-          if (!base.empty() && (base.back() == 'f' || is_return(base.back()))) {
-            base.pop_back();
-          } else if (ends_in_caught_triple(base) && st.level > 0) {
-            base.resize(base.size() - 6);
-            --level;  // the exception's clause ends
-          } else {
-            refuse("POP_FINALLY with an unknown stack");
-          }
-          if (keep) {
-            out.push_back(ast::assign(ast::name(slot(base.size()), ast::ExprContext::Store), ast::name(slot(top))));
-            base += 'v';
-          }
-          shape = base;
-          stack = entry_stack(shape);
-          if (level != st.level) {
-            out.push_back(ast::assign(ast::name(state_, ast::ExprContext::Store),
-                                      ast::integer(std::int64_t(state_of(b, next, shape, level)))));
-            out.push_back(ast::break_());
-            return out;
-          }
-          break;
-        }
-        case Op::PUSH_EXC_INFO:
-          refuse("PUSH_EXC_INFO that does not start a handler");
-        default:
-          refuse("except* (exception groups)");
-      }
-      pos = next;
+      Point p{st, ins, end, end + 1, shape_of(stack), {}, out};
+      p.stack = entry_stack(p.shape);
+      if (lower_instruction(p) == Step::Ended) return out;
+      stack = std::move(p.stack);
+      pos = p.next;
       if (pos >= size) {  // the lowered instruction ends the block: go on where it falls
         spill(stack, nullptr, out);
         for (auto& s : go_to(state_of(fall(b), 0, shape_of(stack), st.level))) out.push_back(std::move(s));
         return out;
       }
     }
+  }
+
+  // --- instructions the machine lowers itself --------------------------------------------
+
+  // Where lowering stands in a state at an instruction it lowers itself,
+  // with the stack all in slots.
+  struct Point {
+    const State& st;
+    std::span<const Instruction> ins;
+    std::size_t at;      // the instruction
+    std::size_t next;    // where the state goes on, past what was lowered
+    std::string shape;   // the stack's slots
+    lift::Stack stack;   // the stack the lifter goes on with (the slots, and maybe a value pushed over them)
+    ast::StmtList& out;
+    const Instruction& ins_at() const { return ins[at]; }
+  };
+  enum class Step { GoOn, Ended };
+
+  void set_shape(Point& p, std::string shape) {
+    p.shape = std::move(shape);
+    p.stack = entry_stack(p.shape);
+  }
+  ast::StmtPtr store_slot(std::size_t k, ast::ExprPtr value) const {
+    return ast::assign(ast::name(slot(k), ast::ExprContext::Store), std::move(value));
+  }
+  // Leave the clause of the state's level for `state` one level out.
+  Step leave_clause(Point& p, std::size_t state) {
+    p.out.push_back(ast::assign(ast::name(state_, ast::ExprContext::Store), ast::integer(std::int64_t(state))));
+    p.out.push_back(ast::break_());
+    return Step::Ended;
+  }
+  Step jump_to(Point& p, std::size_t state) {
+    for (auto& s : go_to(state)) p.out.push_back(std::move(s));
+    return Step::Ended;
+  }
+
+  Step lower_instruction(Point& p) {
+    switch (p.ins_at().op()) {
+      case Op::POP_EXCEPT:
+        return pop_except(p);
+      case Op::SETUP_FINALLY:  // ≤3.10: only the handler, which is the graph's
+        record_setup(p.ins_at(), p.shape);
+        return Step::GoOn;
+      case Op::SETUP_ASYNC_WITH:  // (the awaited __aenter__() is above the handler's stack)
+        if (p.shape.empty()) refuse("SETUP_ASYNC_WITH without __aenter__'s result");
+        record_setup(p.ins_at(), p.shape.substr(0, p.shape.size() - 1));
+        return Step::GoOn;
+      case Op::BEFORE_WITH:
+      case Op::SETUP_WITH:
+      case Op::BEFORE_ASYNC_WITH:
+        return enter_with(p);
+      case Op::WITH_EXCEPT_START:
+        return call_exit(p);
+      case Op::LIST_APPEND:
+      case Op::SET_ADD:
+      case Op::MAP_ADD:
+        return add_to_container(p);
+      case Op::LOAD_FAST_AND_CLEAR:
+        return save_local(p);
+      case Op::BEGIN_FINALLY:  // 3.8: the finally body's normal entry
+        set_shape(p, p.shape + 'f');
+        return Step::GoOn;
+      case Op::END_FINALLY:
+        return end_finally(p);
+      case Op::WITH_CLEANUP_START:
+        return with_cleanup(p);
+      case Op::CALL_FINALLY:
+        return call_finally(p);
+      case Op::POP_FINALLY:
+        return pop_finally(p);
+      case Op::PUSH_EXC_INFO:
+        refuse("PUSH_EXC_INFO that does not start a handler");
+      default:
+        refuse("except* (exception groups)");
+    }
+  }
+
+  // The except clause ends: leave the machine's clause (which restores the
+  // exception it replaced) and go on one level out.
+  Step pop_except(Point& p) {
+    const std::size_t n = std::size_t(row_.pop_except_pops);
+    const std::string& shape = p.shape;
+    if (shape.size() < n || shape.substr(shape.size() - n) != std::string(n, 'p') || p.st.level == 0)
+      refuse("POP_EXCEPT outside an except clause");
+    return leave_clause(p, state_of(p.st.block, p.at + 1, shape.substr(0, shape.size() - n), p.st.level - 1));
+  }
+
+  // [mgr] -> [bound __exit__, __enter__()], both looked up on the type
+  // (async: __aexit__, and __aenter__() for the await that follows).
+  Step enter_with(Point& p) {
+    if (p.shape.empty() || p.shape.back() != 'v') refuse("a with statement without its manager");
+    const Instruction& at = p.ins_at();
+    const bool async = at.op() == Op::BEFORE_ASYNC_WITH;
+    const std::size_t exit = p.shape.size() - 1, mgr = exit + 1;
+    auto special = [&](const char* attr) { return ast::attribute(ast::call(ast::name("type"), {ast::name(slot(mgr))}), attr); };
+    p.out.push_back(store_slot(mgr, ast::name(slot(exit))));
+    p.out.push_back(store_slot(
+        exit, ast::call(ast::attribute(special(async ? "__aexit__" : "__exit__"), "__get__"), {ast::name(slot(mgr))})));
+    p.out.push_back(store_slot(mgr, ast::call(special(async ? "__aenter__" : "__enter__"), {ast::name(slot(mgr))})));
+    if (at.op() == Op::SETUP_WITH) record_setup(at, p.shape);  // (__exit__ stays under the handler)
+    set_shape(p, p.shape + 'v');
+    return Step::GoOn;
+  }
+
+  // __exit__(type, value, traceback) of the exception on top, pushed for
+  // the test that follows.
+  Step call_exit(Point& p) {
+    const std::string& shape = p.shape;
+    const std::size_t below = std::size_t(row_.with_exit_below);
+    if (below == 0) refuse("this version's WITH_EXCEPT_START");
+    if (shape.size() < below || shape[shape.size() - below] != 'v' || shape.back() != 'v')
+      refuse("WITH_EXCEPT_START without __exit__ and an exception");
+    ast::ExprList args;
+    if (row_.exc_info_triple) {  // [.., tb, value, type]
+      for (std::size_t j = 1; j <= 3; ++j) args.push_back(ast::name(slot(shape.size() - j)));
+    } else {
+      ast::ExprPtr exc = ast::name(slot(shape.size() - 1));
+      args = {ast::call(ast::name("type"), {exc}), exc, ast::attribute(exc, "__traceback__")};
+    }
+    p.stack.push_back(Item::value(ast::call(ast::name(slot(shape.size() - below)), std::move(args))));
+    return Step::GoOn;
+  }
+
+  // A comprehension's container, in its slot, takes the value(s) on top.
+  Step add_to_container(Point& p) {
+    const Instruction& at = p.ins_at();
+    const std::string& shape = p.shape;
+    const bool map = at.op() == Op::MAP_ADD;
+    const std::size_t popped = map ? 2 : 1;
+    if (shape.size() < popped + at.arg || shape.substr(shape.size() - popped) != std::string(popped, 'v') ||
+        shape[shape.size() - popped - at.arg] != 'v')
+      refuse("a comprehension's container is not on the stack");
+    const std::size_t top = shape.size() - 1;
+    ast::ExprPtr container = ast::name(slot(shape.size() - popped - at.arg));
+    if (map)
+      p.out.push_back(ast::assign(ast::subscript(container, ast::name(slot(top - 1)), ast::ExprContext::Store),
+                                  ast::name(slot(top))));
+    else
+      p.out.push_back(ast::expr_stmt(
+          ast::call(ast::attribute(container, at.op() == Op::LIST_APPEND ? "append" : "add"), {ast::name(slot(top))})));
+    set_shape(p, shape.substr(0, shape.size() - popped));
+    return Step::GoOn;
+  }
+
+  // LOAD_FAST_AND_CLEAR: save a local the comprehension reuses (unbound_ if
+  // it is unbound) in a slot marked 's'.
+  Step save_local(Point& p) {
+    const std::string local = resolve_argument(code_, p.ins_at()).text;
+    const CodeObject& c = *code_.code;
+    for (const auto* list : {&c.cellvars, &c.freevars})
+      if (std::find(list->begin(), list->end(), local) != list->end()) refuse("a comprehension that saves a cell");
+    const std::size_t k = p.shape.size();
+    ast::ExceptHandler unbound;
+    unbound.type = ast::name("NameError");
+    unbound.body = {store_slot(k, ast::name(unbound_))};
+    p.out.push_back(ast::try_({store_slot(k, ast::name(local))}, {std::move(unbound)}));
+    set_shape(p, p.shape + 's');
+    return Step::GoOn;
+  }
+
+  // 3.8: the end of a finally body, as it was entered: BEGIN_FINALLY's NULL
+  // goes on, an exception is raised again, a return address goes back.
+  Step end_finally(Point& p) {
+    std::string shape = p.shape;
+    if (!shape.empty() && shape.back() == 'f') {
+      shape.pop_back();
+      set_shape(p, shape);
+      return Step::GoOn;
+    }
+    if (ends_in_caught_triple(shape)) {
+      p.out.push_back(ast::raise_(ast::name(slot(shape.size() - 2))));
+      return Step::Ended;
+    }
+    if (!shape.empty() && is_return(shape.back())) {
+      const BlockId site = return_sites_[std::size_t(shape.back() - char(kReturnLetter))];
+      shape.pop_back();
+      return jump_to(p, state_of(site, 0, shape, p.st.level));
+    }
+    refuse("END_FINALLY with an unknown stack");
+  }
+
+  // 3.8: WITH_CLEANUP_START, WITH_CLEANUP_FINISH and END_FINALLY, a with's
+  // end. (A return or break out of the with ends in POP_FINALLY 0 instead,
+  // on the normal path only; async with awaits __aexit__'s result:
+  // GET_AWAITABLE, LOAD_CONST None, YIELD_FROM before the finish.)
+  Step with_cleanup(Point& p) {
+    auto is = [&](std::size_t i, std::string_view name) {
+      return i < p.ins.size() && p.ins[i].info && p.ins[i].name() == name;
+    };
+    const std::size_t at = p.at;
+    const bool awaits = is(at + 1, "GET_AWAITABLE") && is(at + 2, "LOAD_CONST") && is(at + 3, "YIELD_FROM");
+    const std::size_t finish = at + (awaits ? 4 : 1);
+    if (!is(finish, "WITH_CLEANUP_FINISH") ||
+        !(is(finish + 1, "END_FINALLY") || (is(finish + 1, "POP_FINALLY") && p.ins[finish + 1].arg == 0)))
+      refuse("a with's cleanup that is not WITH_CLEANUP_START, WITH_CLEANUP_FINISH, END_FINALLY");
+    const bool end_finally = is(finish + 1, "END_FINALLY");
+    p.next = finish + 2;
+    auto awaited = [&](ast::ExprPtr call) { return awaits ? ast::await_(std::move(call)) : call; };
+    const std::string& shape = p.shape;
+    if (shape.size() >= 2 && shape.back() == 'f' && shape[shape.size() - 2] == 'v') {  // the normal path
+      p.out.push_back(ast::expr_stmt(
+          awaited(ast::call(ast::name(slot(shape.size() - 2)), {ast::none(), ast::none(), ast::none()}))));
+      set_shape(p, shape.substr(0, shape.size() - 2));
+      return Step::GoOn;
+    }
+    if (end_finally && shape.size() >= 7 && shape[shape.size() - 7] == 'v' && ends_in_caught_triple(shape) &&
+        p.st.level > 0) {
+      // An exception: __exit__ that returns true swallows it (and ends the
+      // clause), else it is raised again.
+      const std::size_t top = shape.size() - 1;
+      ast::ExprPtr exit = awaited(ast::call(ast::name(slot(shape.size() - 7)),
+                                            {ast::name(slot(top)), ast::name(slot(top - 1)), ast::name(slot(top - 2))}));
+      const std::size_t after = state_of(p.st.block, p.next, shape.substr(0, shape.size() - 7), p.st.level - 1);
+      p.out.push_back(ast::if_(exit, {ast::assign(ast::name(state_, ast::ExprContext::Store),
+                                                  ast::integer(std::int64_t(after))),
+                                      ast::break_()}));
+      p.out.push_back(ast::raise_(ast::name(slot(top - 1))));
+      return Step::Ended;
+    }
+    refuse("a with's cleanup with an unknown stack (" + printable(shape) + ")");
+  }
+
+  // 3.8: run the finally body, which comes back by END_FINALLY.
+  Step call_finally(Point& p) {
+    const BlockId b = p.st.block;
+    if (p.next < p.ins.size()) refuse("CALL_FINALLY that does not end its block");
+    const BlockId body = successor(b, EdgeFilter().with(EdgeKind::Call));
+    if (body == kNoBlock || fall(b) == kNoBlock) refuse("CALL_FINALLY without its body or return");
+    return jump_to(p, state_of(body, 0, p.shape + return_letter(fall(b)), p.st.level));
+  }
+
+  // 3.8: drop what the finally body was entered with, keeping the top if asked.
+  Step pop_finally(Point& p) {
+    const bool keep = p.ins_at().arg != 0;
+    const std::string& shape = p.shape;
+    if (keep && (shape.empty() || shape.back() != 'v')) refuse("POP_FINALLY without the value to keep");
+    const std::size_t top = shape.size() - 1;
+    std::string base = keep ? shape.substr(0, top) : shape;
+    int level = p.st.level;
+    if (!base.empty() && (base.back() == 'f' || is_return(base.back()))) {
+      base.pop_back();
+    } else if (ends_in_caught_triple(base) && p.st.level > 0) {
+      base.resize(base.size() - 6);
+      --level;  // the exception's clause ends
+    } else {
+      refuse("POP_FINALLY with an unknown stack");
+    }
+    if (keep) {
+      p.out.push_back(store_slot(base.size(), ast::name(slot(top))));
+      base += 'v';
+    }
+    set_shape(p, base);
+    if (level != p.st.level) return leave_clause(p, state_of(p.st.block, p.next, p.shape, level));
+    return Step::GoOn;
   }
 
   // A local put back from where LOAD_FAST_AND_CLEAR saved it (the lifter
