@@ -150,6 +150,33 @@ StmtList tidy_module_body(StmtList body, std::uint32_t flags) {
       drop_tail_returns(fold_try_else(docstring_from_assign(std::move(body))), false), flags);
 }
 
+namespace {
+// The class body's epilogue the compiler adds (`__static_attributes__ = ...`
+// 3.13+, `__classcell__ = __class__; return __classcell__` or `return None`)
+// at its end, and in the arms of an if there (3.12+ copies a small exit into
+// each arm that jumps to it).
+StmtList drop_class_cell_return(StmtList body) {
+  auto epilogue = [](const StmtPtr& s) {
+    if (auto* r = s->as<ast::Return>()) {
+      auto* n = r->value ? r->value->as<ast::Name>() : nullptr;
+      return !r->value || ast::is_none(r->value) || (n && (n->id == "__class__" || n->id == "__classcell__"));
+    }
+    const std::string* a = assigned_name(s);
+    return a && (*a == "__classcell__" || *a == "__static_attributes__");
+  };
+  if (body.empty()) return body;
+  if (auto* i = body.back()->as<ast::If>(); i && !i->orelse.empty()) {
+    StmtList then = drop_class_cell_return(i->body), orelse = drop_class_cell_return(i->orelse);
+    if (then.empty()) then.push_back(ast::pass());
+    body.back() = ast::if_(i->test, std::move(then), std::move(orelse));  // (an else left empty goes)
+    return body;
+  }
+  if (!body.back()->is<ast::Return>()) return body;  // (only a copied exit ends in one)
+  while (!body.empty() && epilogue(body.back())) body.pop_back();
+  return body;
+}
+}  // namespace
+
 StmtList tidy_class_body(StmtList body, std::uint32_t flags) {
   StmtList out;
   for (const StmtPtr& s : body) {
@@ -170,11 +197,7 @@ StmtList tidy_class_body(StmtList body, std::uint32_t flags) {
     }
     out.push_back(s);
   }
-  if (!out.empty())
-    if (auto* r = out.back()->as<ast::Return>()) {
-      auto* n = r->value ? r->value->as<ast::Name>() : nullptr;
-      if (n && (n->id == "__class__" || n->id == "__classcell__")) out.pop_back();
-    }
+  out = drop_class_cell_return(std::move(out));
   out = drop_tail_returns(std::move(out), false);
   return annotations_to_ann_assign(docstring_from_assign(std::move(out)), flags);
 }

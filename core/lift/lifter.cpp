@@ -77,6 +77,7 @@ struct Lifter::State {
   void push(Item i) { stack.push_back(std::move(i)); }
   ExprPtr value(Item i);
   ExprPtr bound_value(const Item& i);
+  bool walrus_into_enclosing(const std::string& name) const;
   void spill_all();
   std::string free_name(const std::string& own);
   ExprPtr defined_function(const Item& i);
@@ -396,6 +397,16 @@ ExprPtr Lifter::State::unpacked_value(const Item& i, UnpackSink& sink) {
   return mine;
 }
 
+// A store into a free variable from a comprehension's own code object
+// (≤3.11 every comprehension, 3.12+ generator expressions): only a walrus
+// in the comprehension writes that.
+bool Lifter::State::walrus_into_enclosing(const std::string& name) const {
+  const CodeObject& c = *lifter.code_.code;
+  const bool comprehension = c.name == "<genexpr>" || c.name == "<listcomp>" || c.name == "<setcomp>" ||
+                             c.name == "<dictcomp>";
+  return comprehension && std::find(c.freevars.begin(), c.freevars.end(), name) != c.freevars.end();
+}
+
 // A value stored by DUP + STORE and now used: `(x := v)` right after the store, else `x`.
 ExprPtr Lifter::State::bound_value(const Item& i) {
   if (!stmts.empty())
@@ -497,8 +508,10 @@ void Lifter::State::store(ExprPtr target, Item item) {
       break;
     }
   emit(ast::assign(target, v));
-  // Copies of the value still on the stack are now that variable.
-  if (name && !is_atom(v))
+  // Copies of the value still on the stack are now that variable. (A name
+  // or constant stays itself, unless the store is a comprehension's walrus
+  // into the enclosing function, which no statement could write.)
+  if (name && (!is_atom(v) || walrus_into_enclosing(name->id)))
     for (Item& o : stack)
       if (o.kind == Kind::Value && o.expr == v && o.bound_to.empty()) o.bound_to = name->id;
 }
