@@ -1241,6 +1241,56 @@ bool strip_inline_finally(ast::StmtList& body, const ast::StmtList& fin, const s
   return ok;
 }
 
+// `if c: ...; return v` then `return v`: the arms' copies of the return
+// after the if are that return (3.12+ copies a small exit into each arm
+// that jumps to it), so the arms end without them. Falling off an arm
+// reaches the same return, so this changes nothing; it lets a finally copy
+// that ends in an if be found before its return. Applied through the whole
+// body.
+ast::StmtList drop_return_copies(const ast::StmtList& arm, const std::string& ret);
+// The return every path through `arm` ends in (through the arms of a final
+// if/else), or nullptr.
+ast::StmtPtr common_final_return(const ast::StmtList& arm) {
+  if (arm.empty()) return nullptr;
+  if (arm.back()->is<ast::Return>()) return arm.back();
+  auto* i = arm.back()->as<ast::If>();
+  if (!i || i->orelse.empty()) return nullptr;
+  ast::StmtPtr a = common_final_return(i->body), b = common_final_return(i->orelse);
+  return a && b && unparse(ast::StmtList{a}) == unparse(ast::StmtList{b}) ? a : nullptr;
+}
+ast::StmtList hoist_copied_returns(const ast::StmtList& body) {
+  ast::StmtList out;
+  for (std::size_t k = 0; k < body.size(); ++k) {
+    ast::StmtPtr st = ast::map_bodies(body[k], [](const ast::StmtList& b) { return hoist_copied_returns(b); });
+    auto* i = st->as<ast::If>();
+    ast::StmtPtr ret = !i ? nullptr
+                       : k + 1 < body.size() ? (body[k + 1]->is<ast::Return>() ? body[k + 1] : nullptr)
+                                             : common_final_return({st});  // (the last statement: every arm returns)
+    if (i && ret) {
+      const std::string text = unparse(ast::StmtList{ret});
+      ast::StmtList then = drop_return_copies(i->body, text);
+      if (then.empty()) then.push_back(ast::pass());
+      out.push_back(ast::if_(i->test, std::move(then), drop_return_copies(i->orelse, text)));
+      if (k + 1 == body.size()) out.push_back(ret);
+      continue;
+    }
+    out.push_back(std::move(st));
+  }
+  return out;
+}
+ast::StmtList drop_return_copies(const ast::StmtList& arm, const std::string& ret) {
+  ast::StmtList out = arm;
+  if (out.empty()) return out;
+  if (out.back()->is<ast::Return>() && unparse(ast::StmtList{out.back()}) == ret) {
+    out.pop_back();
+  } else if (auto* i = out.back()->as<ast::If>()) {
+    ast::StmtList then = drop_return_copies(i->body, ret);
+    if (then.empty()) then.push_back(ast::pass());
+    out.back() = ast::if_(i->test, std::move(then), drop_return_copies(i->orelse, ret));
+  }
+  return out;
+}
+
 // `e = None; del e`, which ends every `except ... as e:` clause.
 ast::StmtList drop_exception_unbind(const ast::StmtList& body, const std::string& name) {
   ast::StmtList out;
@@ -1410,9 +1460,20 @@ BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
     Seq fin = sequence(handler, kNoBlock, hs);
     raising_finally_.pop_back();
     ast::StmtList body_stmts = body.stmts;
-    // `return` inside try: the finally copy sits just before it.
-    if (!fin.stmts.empty() && !strip_inline_finally(body_stmts, fin.stmts, unparse(fin.stmts)))
-      fail(b, "a return in try/finally without the finally copy before it");
+    // `return` inside try: the finally copy sits just before it. (3.12+
+    // may have copied the return into the arms of an if that ends the
+    // finally copy: each arm's return is the one after the if.)
+    if (!fin.stmts.empty()) {
+      const std::string fin_text = unparse(fin.stmts);
+      ast::StmtList stripped = body_stmts;
+      if (strip_inline_finally(stripped, fin.stmts, fin_text)) {
+        body_stmts = std::move(stripped);
+      } else {
+        body_stmts = hoist_copied_returns(body_stmts);
+        if (!strip_inline_finally(body_stmts, fin.stmts, fin_text))
+          fail(b, "a return in try/finally without the finally copy before it");
+      }
+    }
     if (fin.stmts.empty()) fin.stmts.push_back(ast::pass());  // `finally: pass`
     out.stmts.push_back(ast::try_(body_stmts, {}, {}, fin.stmts));
     // A body that never completes (it returns) has no normal-path copy.
