@@ -107,13 +107,14 @@ class Dispatcher {
   ast::StmtList run(std::string_view reason) {
     state_of(graph_.entry(), 0, "", 0);
     for (std::size_t k = 0; k < states_.size(); ++k) bodies_.push_back(lower(k));  // lowering adds states
+    thread_forwarding_states();
     std::string why(reason);
     for (char& c : why)
       if (c == '\n' || c == '\r') c = ' ';
     ast::StmtList out;
     out.push_back(ast::comment("unveil: control flow rebuilt as a state machine (" + why + ")"));
     if (saves_locals_) out.push_back(ast::assign(ast::name(unbound_, ast::ExprContext::Store), ast::call(ast::name("object"))));
-    out.push_back(ast::assign(ast::name(state_, ast::ExprContext::Store), ast::integer(0)));
+    out.push_back(ast::assign(ast::name(state_, ast::ExprContext::Store), ast::integer(std::int64_t(forward_[0]))));
     out.push_back(level_loop(0));
     check_markers(out);
     return out;
@@ -183,6 +184,7 @@ class Dispatcher {
   std::map<std::pair<std::size_t, int>, std::size_t> escapes_;
   std::vector<State> states_;
   std::vector<ast::StmtList> bodies_;  // per state, its lowered statements
+  std::vector<std::size_t> forward_;   // per state, the state it stands for (itself, or where it only goes on to)
   // States by where they start and the stack they start with: a block
   // entered with two stacks is two states (3.8 runs a finally body with
   // BEGIN_FINALLY's NULL on the normal path and an exception on the other).
@@ -994,6 +996,43 @@ class Dispatcher {
     refuse("an unknown block end");
   }
 
+  // A state whose body only goes on to another (`_state = j; continue`: a
+  // block of jumps and no-ops) is dropped, and what went to it goes on to
+  // where it goes. (A cycle of them, an empty endless loop, stays.)
+  void thread_forwarding_states() {
+    const std::size_t n = states_.size();
+    forward_.resize(n);
+    std::vector<std::optional<std::size_t>> next(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      forward_[k] = k;
+      const ast::StmtList& body = bodies_[k];
+      if (body.size() != 2 || !body[1]->is<ast::Continue>() || states_[k].handler) continue;
+      if (auto j = assigned_state(body[0])) next[k] = *j;
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+      std::size_t at = k;
+      for (std::size_t steps = 0; next[at] && steps <= n; ++steps) at = *next[at];
+      if (!next[at]) forward_[k] = at;  // (else a cycle: k stays)
+    }
+    for (ast::StmtList& body : bodies_)
+      body = ast::map_statements(body, [&](const ast::StmtPtr& st) -> ast::StmtPtr {
+        auto j = assigned_state(st);
+        if (!j || forward_[*j] == *j) return nullptr;
+        return ast::assign(ast::name(state_, ast::ExprContext::Store), ast::integer(std::int64_t(forward_[*j])));
+      });
+  }
+  // The state `st` sets, when it is `_state = <k>`.
+  std::optional<std::size_t> assigned_state(const ast::StmtPtr& st) const {
+    auto* a = st->as<ast::Assign>();
+    if (!a || a->targets.size() != 1) return std::nullopt;
+    auto* n = a->targets[0]->as<ast::Name>();
+    auto* c = a->value->as<ast::Constant>();
+    auto* i = c ? c->value->as<IntValue>() : nullptr;
+    if (!n || n->id != state_ || !i || !i->is_small() || i->small < 0 || std::size_t(i->small) >= states_.size())
+      return std::nullopt;
+    return std::size_t(i->small);
+  }
+
   // The machine's loop for the states of `level`:
   //
   //   while True:
@@ -1017,7 +1056,7 @@ class Dispatcher {
     // Catch -> the states it serves, in state order.
     std::map<decltype(Catch{}.key()), std::pair<Catch, std::vector<std::size_t>>> by_catch;
     for (std::size_t k = 0; k < states_.size(); ++k) {
-      if (states_[k].level != level) continue;
+      if (states_[k].level != level || forward_[k] != k) continue;
       auto arm = ast::if_(ast::compare(ast::name(state_), ast::CmpOperator::Eq, ast::integer(std::int64_t(k))),
                           std::move(bodies_[k]));
       if (const auto& c = states_[k].handler) {
@@ -1061,7 +1100,7 @@ class Dispatcher {
           arm.push_back(store(slot(c.slot), exc));
         }
       }
-      arm.push_back(store(state_, ast::integer(std::int64_t(c.to))));
+      arm.push_back(store(state_, ast::integer(std::int64_t(forward_[c.to]))));
       if (c.escape) arm.push_back(ast::break_());
       else if (states_[c.to].level == level) arm.push_back(ast::continue_());
       else enters_clause = true;
