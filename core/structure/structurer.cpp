@@ -1644,9 +1644,16 @@ std::optional<BlockId> Structurer::else_end(BlockId start, BlockId handler) cons
   return end;
 }
 
+// One condition is one expression, inside one exception region: a test in
+// another region (a try's else clause after a test in its body) is code of
+// its own, however its jumps line up with the chain's.
+bool Structurer::same_region_as_chain(BlockId b) const {
+  return chain_head_ == kNoBlock || graph_.block(b).handler == graph_.block(chain_head_).handler;
+}
+
 std::optional<Structurer::Cond> Structurer::pure_condition(BlockId b, const lift::Stack& stack) {
   if (b == kNoBlock || emitted_[b] || loops_.loop_of_header(b) != cfg::kNoLoop) return std::nullopt;
-  if (!in_current_loop(b)) return std::nullopt;
+  if (!in_current_loop(b) || !same_region_as_chain(b)) return std::nullopt;
   if (!context_.empty() && (context_.back().continues_at(b) || b == context_.back().follow))
     return std::nullopt;
   // One way in, or several from the chain being collapsed (`(a and b) or
@@ -1683,7 +1690,8 @@ std::optional<Structurer::Cond> Structurer::chained_link(BlockId b, const lift::
                                                          std::vector<BlockId>& used) {
   if (b == kNoBlock || emitted_[b] || loops_.loop_of_header(b) != cfg::kNoLoop || !single_entry(b))
     return std::nullopt;
-  if (!in_current_loop(b) || (!context_.empty() && (context_.back().continues_at(b) || b == context_.back().follow)))
+  if (!in_current_loop(b) || !same_region_as_chain(b) ||
+      (!context_.empty() && (context_.back().continues_at(b) || b == context_.back().follow)))
     return std::nullopt;
   std::shared_ptr<const lift::BlockEffect> lifted;
   try {

@@ -196,6 +196,7 @@ class Structurer {
   cfg::BlockId through_jumps(cfg::BlockId b) const;
   bool pops_only(cfg::BlockId b) const;
   bool joins(cfg::BlockId cleanup, cfg::BlockId target) const;
+  bool same_region_as_chain(cfg::BlockId b) const;
   std::optional<Cond> pure_condition(cfg::BlockId b, const lift::Stack& stack);
   cfg::BlockId if_follow(cfg::BlockId b, cfg::BlockId t, cfg::BlockId f, cfg::BlockId stop) const;
   cfg::BlockId handler_inside(cfg::BlockId x, const std::vector<cfg::BlockId>& around) const;
