@@ -96,6 +96,8 @@ Structurer::BlockMarks::BlockMarks(MarkRows& pool, std::size_t blocks) : pool_(p
     pool_.rows.emplace_back(blocks, 0);
     pool_.stamp.push_back(0);
     pool_.busy.push_back(false);
+  } else if (pool_.rows[row_].size() < blocks) {
+    pool_.rows[row_].resize(blocks, 0);
   }
   pool_.busy[row_] = true;
   if (++pool_.stamp[row_] == 0) {  // wrapped: forget every old stamp
@@ -2970,12 +2972,14 @@ ast::ExprPtr Structurer::inlined_comprehension(const ast::Stmt& loop, const lift
 }
 
 std::vector<bool> Structurer::LazyPostDominators::async_for_exits(const cfg::Graph& graph) {
-  std::vector<bool> out(graph.edges().size(), false);
-  for (std::size_t e = 0; e < out.size(); ++e) {
+  std::vector<bool> out;
+  for (std::size_t e = 0; e < graph.edges().size(); ++e) {
     const cfg::Edge& edge = graph.edges()[e];
     if (edge.kind != EdgeKind::Exception) continue;
     auto ins = graph.instructions(edge.to);
-    out[e] = !ins.empty() && ins.front().name() == "END_ASYNC_FOR";
+    if (ins.empty() || ins.front().name() != "END_ASYNC_FOR") continue;
+    if (out.empty()) out.assign(graph.edges().size(), false);
+    out[e] = true;
   }
   return out;
 }

@@ -18,6 +18,7 @@
 #include "cfg/loops.h"
 #include "decode/instruction.h"
 #include "lift/lifter.h"
+#include "support/tls.h"
 
 namespace unveil::structure {
 
@@ -257,8 +258,11 @@ class Structurer {
     MarkRows& pool_;
     std::size_t row_ = 0;
   };
-  BlockMarks block_marks() const { return BlockMarks(mark_rows_, graph_.size()); }
-  mutable MarkRows mark_rows_;
+  // The rows are the thread's, shared by every structurer on it (nested code
+  // is structured inside its parent's walks): a pool per structurer cost a
+  // few allocations per code object. A row only grows, and stamps only rise,
+  // so what another graph left in a row never reads as marked.
+  BlockMarks block_marks() const { return BlockMarks(per_thread<MarkRows>(), graph_.size()); }
 
   const DecodedCode& code_;
   cfg::Graph graph_;
@@ -277,12 +281,13 @@ class Structurer {
       // CALL_FINALLY into a finally body (as kFlow in structurer.cpp).
       if (!tree_) {
         std::vector<bool> loop_exits = async_for_exits(graph_);
-        tree_ = cfg::DominatorTree::post_dominators(
-            graph_, cfg::EdgeFilter::normal().without(cfg::EdgeKind::Call), &loop_exits);
+        tree_ = cfg::DominatorTree::post_dominators(graph_, cfg::EdgeFilter::normal().without(cfg::EdgeKind::Call),
+                                                    loop_exits.empty() ? nullptr : &loop_exits);
       }
       return *tree_;
     }
-    // By edge index: the exception edges into END_ASYNC_FOR, where an async for ends.
+    // By edge index: the exception edges into END_ASYNC_FOR, where an async
+    // for ends; empty (no allocation) when there are none.
     static std::vector<bool> async_for_exits(const cfg::Graph& graph);
     const cfg::Graph& graph_;
     mutable std::optional<cfg::DominatorTree> tree_;
