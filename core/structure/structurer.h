@@ -113,7 +113,9 @@ class Structurer {
                                    cfg::BlockId stop, Seq& out, const GuardOnlyCase* pre = nullptr);
   void remove_finally_copies(Seq& seq) const;
   // Exception regions (3.11+ tables; handlers that start with PUSH_EXC_INFO).
-  std::vector<cfg::BlockId> handler_chain(cfg::BlockId b) const;
+  // The handlers around `b`, innermost first. Asked many times per block (an
+  // allocation each): made once per block, kept until the structurer goes.
+  const std::vector<cfg::BlockId>& handler_chain(cfg::BlockId b) const;
   bool is_try_handler(cfg::BlockId h) const;
   std::optional<cfg::BlockId> region_to_enter(cfg::BlockId b) const;
   bool leaves_region(cfg::BlockId b, std::size_t stack_depth) const;
@@ -306,6 +308,7 @@ class Structurer {
   std::vector<Clause> clauses_;
   std::vector<cfg::BlockId> used_handlers_;
   std::vector<bool> emitted_;
+  mutable std::vector<std::optional<std::vector<cfg::BlockId>>> handler_chains_;  // by block (handler_chain)
   std::size_t steps_ = 0;
   std::size_t depth_ = 0;
   cfg::BlockId last_marked_ = cfg::kNoBlock;  // the latest block (in layout) marked since it was reset
