@@ -1975,7 +1975,27 @@ void collect_names(const CodeObject& c, std::set<std::string>& out) {
 }  // namespace
 
 Lifter::Lifter(const DecodedCode& code, Definer& definer)
-    : code_(code), definer_(definer), row_(version_row(code.traits->minor)) {}
+    : code_(code), definer_(definer), row_(version_row(code.traits->minor)) {
+  auto& pool = ring_pool();
+  if (pool.empty()) {
+    lifts_.reserve(kCachedLifts);
+  } else {
+    lifts_ = std::move(pool.back());
+    pool.pop_back();
+  }
+}
+
+Lifter::~Lifter() {
+  lifts_.clear();
+  try {
+    ring_pool().push_back(std::move(lifts_));
+  } catch (const std::bad_alloc&) {  // not kept
+  }
+}
+
+std::vector<std::vector<Lifter::CachedLift>>& Lifter::ring_pool() {
+  return per_thread<std::vector<std::vector<CachedLift>>>();
+}
 
 // Every name the code and its nested code use, collected on first need (most
 // code objects never need a temporary, and collecting is per nested level).
