@@ -70,12 +70,13 @@ void* NodeArena::allocate(std::size_t bytes, std::size_t align) {
     if (list.bytes == bytes && list.head) {
       FreeBlock* block = list.head;
       list.head = block->next;
-      refs_.fetch_add(1, std::memory_order_relaxed);
+      ++open_nodes_;  // (the free lists are used only while the scope lives)
       return block;  // sizes match, and so do the alignments of the types that have them
     }
+  // (Alignments are powers of two: a mask, not a division per node.)
   auto aligned = [&](std::byte* p) {
     auto a = reinterpret_cast<std::uintptr_t>(p);
-    return p + ((align - a % align) % align);
+    return p + ((align - (a & (align - 1))) & (align - 1));
   };
   std::byte* p = next_ ? aligned(next_) : nullptr;
   if (!p || p + bytes > end_) {
@@ -91,7 +92,10 @@ void* NodeArena::allocate(std::size_t bytes, std::size_t align) {
     p = aligned(next_);
   }
   next_ = p + bytes;
-  refs_.fetch_add(1, std::memory_order_relaxed);
+  if (open_)  // (nodes are made while the scope makes them current: always so)
+    ++open_nodes_;
+  else
+    refs_.fetch_add(1, std::memory_order_relaxed);
   return p;
 }
 
@@ -115,6 +119,7 @@ NodeArenaScope::~NodeArenaScope() {
   NodeArena::current_ = previous_;
   if (arena_) {
     arena_->open_ = false;
+    arena_->refs_.fetch_add(arena_->open_nodes_, std::memory_order_relaxed);  // the nodes that outlive it
     arena_->release();
   }
 }

@@ -33,9 +33,14 @@ class NodeArena {
   void deallocate(void* p, std::size_t bytes) noexcept {
     // While its scope lives, only the scope's thread holds the arena's nodes
     // (a call's tree is handed over when the call ends): the free lists are
-    // used then only. (A flag, not a thread_local: that costs a call in a
-    // shared library.)
-    if (open_) recycle(p, bytes);
+    // used then only, and nodes are counted without atomics then (a locked
+    // add for every node made and freed). (A flag, not a thread_local: that
+    // costs a call in a shared library.)
+    if (open_) {
+      recycle(p, bytes);
+      --open_nodes_;
+      return;
+    }
     release();
   }
   void release() noexcept {
@@ -59,7 +64,10 @@ class NodeArena {
   static thread_local NodeArena* current_ UNVEIL_FAST_TLS;
   bool open_ = true;  // its scope still lives
   FreeList free_[kFreeLists];
-  std::atomic<std::size_t> refs_{1};  // live nodes, plus one while a scope uses it
+  // Live nodes, plus one while a scope uses it; the nodes made and freed
+  // while the scope lived are counted in open_nodes_ and added when it ends.
+  std::atomic<std::size_t> refs_{1};
+  std::size_t open_nodes_ = 0;
   struct Chunk {
     std::unique_ptr<std::byte[]> bytes;
     std::size_t size;

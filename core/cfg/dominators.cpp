@@ -40,18 +40,30 @@ struct Scratch {
   DfsStack stack;
   Csr fsucc, rsucc;
   std::vector<BlockId> linked, walk, forward_po;
-  std::vector<std::uint32_t> rank, fill;
+  std::vector<std::uint32_t> rank, fill, idom, count;
+  // The View's arrays: a tree copies what it keeps into its own storage.
+  Csr view_pred;
+  std::vector<BlockId> view_forced, view_post_order;
 };
 
 Scratch& scratch() { return per_thread<Scratch>(); }
 
+// (Its arrays are the thread's Scratch ones: a View lives until its tree is built.)
 struct View {
   std::uint32_t nodes = 0;
   BlockId root = 0;
-  Csr pred;
-  std::vector<BlockId> forced;
-  std::vector<BlockId> post_order;  // of the analysed direction, from `root`
+  Csr& pred;
+  std::vector<BlockId>& forced;
+  std::vector<BlockId>& post_order;  // of the analysed direction, from `root`
 };
+
+View scratch_view() {
+  Scratch& s = scratch();
+  s.view_pred.clear();
+  s.view_forced.clear();
+  s.view_post_order.clear();
+  return View{0, 0, s.view_pred, s.view_forced, s.view_post_order};
+}
 
 // Post-order of the nodes reachable from `root`, successors in row order, into `out`.
 void post_order(const Csr& succ, std::uint32_t nodes, BlockId root, std::vector<BlockId>& out) {
@@ -78,10 +90,10 @@ void post_order(const Csr& succ, std::uint32_t nodes, BlockId root, std::vector<
 }
 
 // post_order over the graph's own successor lists along `filter`, without
-// building rows first; `seen` comes back marking the blocks reached.
-std::vector<BlockId> graph_post_order(const Graph& graph, EdgeFilter filter,
-                                      std::vector<bool>& seen) {
-  std::vector<BlockId> out;
+// building rows first, into `out`; `seen` comes back marking the blocks reached.
+void graph_post_order(const Graph& graph, EdgeFilter filter, std::vector<bool>& seen,
+                      std::vector<BlockId>& out) {
+  out.clear();
   out.reserve(graph.size());
   seen.assign(graph.size(), false);
   DfsStack& stack = scratch().stack;
@@ -103,7 +115,6 @@ std::vector<BlockId> graph_post_order(const Graph& graph, EdgeFilter filter,
       stack.pop_back();
     }
   }
-  return out;
 }
 
 void filtered(const Graph& graph, EdgeFilter filter, bool successors, const std::vector<bool>& keep,
@@ -132,10 +143,10 @@ void filtered(const Graph& graph, EdgeFilter filter, bool successors, const std:
 // with reachability: the successor rows themselves are never needed.
 View forward_view(const Graph& graph, EdgeFilter filter) {
   Scratch& s = scratch();
-  View v;
+  View v = scratch_view();
   v.nodes = static_cast<std::uint32_t>(graph.size());
   v.root = graph.entry();
-  v.post_order = graph_post_order(graph, filter, s.reach);
+  graph_post_order(graph, filter, s.reach, v.post_order);
   filtered(graph, filter, false, s.reach, v.pred);
   return v;
 }
@@ -148,7 +159,8 @@ View reverse_view(const Graph& graph, EdgeFilter filter, const std::vector<bool>
   // (code after a `try` whose body always returns): it has post-dominators
   // along the filter's edges like any other.
   const std::vector<bool>& reach = s.reach;
-  graph_post_order(graph, EdgeFilter::all(), s.reach);
+  View v = scratch_view();
+  graph_post_order(graph, EdgeFilter::all(), s.reach, v.post_order);  // (only `reach` is used)
   const Csr& fsucc = s.fsucc;
   filtered(graph, filter, true, reach, s.fsucc, also);
   // The reversed graph's successors: a block's forward predecessors, then
@@ -183,7 +195,6 @@ View reverse_view(const Graph& graph, EdgeFilter filter, const std::vector<bool>
     }
   };
   for (BlockId b : linked) walk_back_from(b);
-  View v;
   post_order(fsucc, n, graph.entry(), s.forward_po);
   // Post-order front = latest in reverse post-order.
   for (BlockId b : s.forward_po) {
@@ -223,11 +234,11 @@ struct DominatorBuilder {
     t.post_ = post;
     t.filter_ = filter;
     t.root_ = view.root;
-    t.forced_exits_ = std::move(view.forced);
     const std::uint32_t n = view.nodes;
+    t.nodes_ = n;
 
     Scratch& s = scratch();
-    std::vector<BlockId> order = std::move(view.post_order);
+    std::vector<BlockId>& order = view.post_order;
     std::reverse(order.begin(), order.end());
     std::vector<std::uint32_t>& rank = s.rank;
     rank.assign(n, kNone);
@@ -235,7 +246,8 @@ struct DominatorBuilder {
 
     // CHK: iterate to a fixed point in reverse post-order; `intersect` walks
     // the two fingers up the current tree by rank.
-    std::vector<BlockId> idom(n, kNone);
+    std::vector<BlockId>& idom = s.idom;
+    idom.assign(n, kNone);
     idom[view.root] = view.root;
     auto intersect = [&](BlockId a, BlockId b) {
       while (a != b) {
@@ -262,17 +274,32 @@ struct DominatorBuilder {
 
     // Children lists (by increasing id), then a DFS numbering of the tree for
     // O(1) dominance queries.
-    std::vector<std::uint32_t>& count = t.child_start_;
+    std::vector<std::uint32_t>& count = s.count;
     count.assign(n + 1, 0);
     for (BlockId b = 0; b < n; ++b) {
       if (idom[b] != kNone && b != view.root) ++count[idom[b] + 1];
     }
     for (std::uint32_t i = 0; i < n; ++i) count[i + 1] += count[i];
-    t.child_items_.assign(count[n], kNone);
+
+    // The tree's id arrays, in the order of DominatorTree::Part.
+    const std::size_t sizes[DominatorTree::kParts] = {
+        n, order.size(), n + 1, count[n], view.pred.start.size(), view.pred.items.size(), view.forced.size()};
+    t.starts_[0] = 0;
+    for (std::size_t k = 0; k < DominatorTree::kParts; ++k)
+      t.starts_[k + 1] = t.starts_[k] + static_cast<std::uint32_t>(sizes[k]);
+    t.ids_.resize(t.starts_[DominatorTree::kParts]);
+    auto part = [&](DominatorTree::Part k) { return t.ids_.begin() + t.starts_[k]; };
+    std::copy(idom.begin(), idom.end(), part(DominatorTree::kIdom));
+    std::copy(order.begin(), order.end(), part(DominatorTree::kOrder));
+    std::copy(count.begin(), count.end(), part(DominatorTree::kChildStart));
+    std::copy(view.pred.start.begin(), view.pred.start.end(), part(DominatorTree::kPredStart));
+    std::copy(view.pred.items.begin(), view.pred.items.end(), part(DominatorTree::kPredItems));
+    std::copy(view.forced.begin(), view.forced.end(), part(DominatorTree::kForcedExits));
+    const auto child_items = part(DominatorTree::kChildItems);
     std::vector<std::uint32_t>& fill = s.fill;
     fill.assign(count.begin(), count.end() - 1);
     for (BlockId b = 0; b < n; ++b) {
-      if (idom[b] != kNone && b != view.root) t.child_items_[fill[idom[b]]++] = b;
+      if (idom[b] != kNone && b != view.root) child_items[fill[idom[b]]++] = b;
     }
     t.number_.assign(n, {kNone, kNone});
     std::uint32_t pre = 0, postn = 0;
@@ -281,9 +308,9 @@ struct DominatorBuilder {
     t.number_[view.root].pre = pre++;
     while (!stack.empty()) {
       auto& [node, next] = stack.back();
-      const std::uint32_t end = t.child_start_[node + 1] - t.child_start_[node];
+      const std::uint32_t end = count[node + 1] - count[node];
       if (next < end) {
-        const BlockId c = t.child_items_[t.child_start_[node] + next++];
+        const BlockId c = child_items[count[node] + next++];
         t.number_[c].pre = pre++;
         stack.emplace_back(c, 0);
       } else {
@@ -291,11 +318,6 @@ struct DominatorBuilder {
         stack.pop_back();
       }
     }
-
-    t.idom_ = std::move(idom);
-    t.order_ = std::move(order);
-    t.pred_start_ = std::move(view.pred.start);
-    t.pred_items_ = std::move(view.pred.items);
     return t;
   }
 };
@@ -322,21 +344,22 @@ DominatorTree DominatorTree::post_dominators(const Graph& graph, EdgeFilter filt
 }
 
 BlockId DominatorTree::idom(BlockId id) const noexcept {
-  if (id >= idom_.size() || id == root_) return kNoBlock;
-  return idom_[id];
+  if (id >= nodes_ || id == root_) return kNoBlock;
+  return ids_[starts_[kIdom] + id];
 }
 
 std::span<const BlockId> DominatorTree::children(BlockId id) const {
-  if (id >= idom_.size()) return {};
-  return std::span<const BlockId>(child_items_)
-      .subspan(child_start_[id], child_start_[id + 1] - child_start_[id]);
+  if (id >= nodes_) return {};
+  const auto start = part(kChildStart);
+  return part(kChildItems).subspan(start[id], start[id + 1] - start[id]);
 }
 
 std::vector<std::vector<BlockId>> DominatorTree::frontiers() const {
-  std::vector<std::vector<BlockId>> df(idom_.size());
-  for (BlockId b : order_) {
-    const auto preds = std::span<const BlockId>(pred_items_)
-                           .subspan(pred_start_[b], pred_start_[b + 1] - pred_start_[b]);
+  const auto idom_ = part(kIdom);
+  const auto pred_start = part(kPredStart);
+  std::vector<std::vector<BlockId>> df(nodes_);
+  for (BlockId b : order()) {
+    const auto preds = part(kPredItems).subspan(pred_start[b], pred_start[b + 1] - pred_start[b]);
     // A join; the root counts as one with any predecessor (control also
     // enters it from outside).
     if (preds.size() < 2 && !(b == root_ && !preds.empty())) continue;

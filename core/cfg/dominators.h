@@ -40,10 +40,10 @@ class DominatorTree {
   // graph.size() for post-dominators, kNoBlock otherwise.
   BlockId virtual_exit() const noexcept { return post_ ? root_ : kNoBlock; }
   // Blocks plus the virtual exit, if any: valid ids are below this.
-  std::size_t node_count() const noexcept { return idom_.size(); }
+  std::size_t node_count() const noexcept { return nodes_; }
 
   // Whether the block is in the tree (reachable from the root).
-  bool contains(BlockId id) const noexcept { return id < idom_.size() && number_[id].pre != kNoBlock; }
+  bool contains(BlockId id) const noexcept { return id < nodes_ && number_[id].pre != kNoBlock; }
   // The immediate (post-)dominator; kNoBlock for the root and for blocks not in the tree.
   BlockId idom(BlockId id) const noexcept;
   // Reflexive; false when either block is not in the tree. O(1), and inline:
@@ -56,10 +56,10 @@ class DominatorTree {
   // Children in the tree, in increasing id order.
   std::span<const BlockId> children(BlockId id) const;
   // The tree's nodes in reverse post-order of the (for post-dominators, reversed) graph.
-  std::span<const BlockId> order() const noexcept { return order_; }
+  std::span<const BlockId> order() const noexcept { return part(kOrder); }
   // Post-dominators: the blocks linked to the virtual exit only because they
   // could not reach an exit.
-  std::span<const BlockId> forced_exits() const noexcept { return forced_exits_; }
+  std::span<const BlockId> forced_exits() const noexcept { return part(kForcedExits); }
 
   // Dominance frontier of every node, indexed by id (for post-dominators: the
   // branches each block is control dependent on). Cost is proportional to the
@@ -70,18 +70,30 @@ class DominatorTree {
   bool post_ = false;
   EdgeFilter filter_;
   BlockId root_ = 0;
-  std::vector<BlockId> idom_;   // root: itself; not in tree: kNoBlock
-  std::vector<BlockId> order_;
+  std::uint32_t nodes_ = 0;  // blocks plus the virtual exit, if any
   // Tree DFS numbering, kNoBlock if absent; side by side, as dominates() reads both.
   struct Numbers {
     std::uint32_t pre, post;
   };
   std::vector<Numbers> number_;
-  std::vector<std::uint32_t> child_start_;
-  std::vector<BlockId> child_items_;
-  std::vector<std::uint32_t> pred_start_;  // predecessors in the analysed direction
-  std::vector<BlockId> pred_items_;
-  std::vector<BlockId> forced_exits_;
+  // The id arrays, one after another in one allocation (a decompile builds
+  // two trees per code object, mostly of a few blocks: a vector each was
+  // most of a small tree's cost). part(k) is ids_[starts_[k], starts_[k + 1]).
+  enum Part : std::size_t {
+    kIdom,         // root: itself; not in tree: kNoBlock
+    kOrder,        // reverse post-order
+    kChildStart,   // children of n: child items [start[n], start[n + 1])
+    kChildItems,
+    kPredStart,    // predecessors in the analysed direction, as rows
+    kPredItems,
+    kForcedExits,
+    kParts
+  };
+  std::vector<BlockId> ids_;
+  std::uint32_t starts_[kParts + 1] = {};
+  std::span<const BlockId> part(Part k) const noexcept {
+    return std::span<const BlockId>(ids_).subspan(starts_[k], starts_[k + 1] - starts_[k]);
+  }
 
   friend struct DominatorBuilder;
 };

@@ -1,5 +1,7 @@
 // Bookkeeping statements the compiler adds to module, class and function
 // bodies, removed (or turned back into what the source said).
+#include <optional>
+
 #include "ast/build.h"
 #include "decompile/driver.h"
 #include "decompile/signature.h"
@@ -36,49 +38,114 @@ StmtList docstring_from_assign(StmtList body) {
 
 }  // namespace
 
+namespace {
+
+bool is_none_return(const StmtPtr& st) {
+  auto* r = st->as<ast::Return>();
+  return r && (!r->value || ast::is_none(r->value));
+}
+
+std::optional<StmtList> tail_returns_dropped(const StmtList& body, bool keep_lone);
+
+// The compound statement `last` with the tail returns of its arms dropped;
+// nullptr when none has any. (The passes rebuild only what changes: a copy
+// of every nested body was a few allocations per function.)
+StmtPtr tail_returns_dropped_inside(const StmtPtr& last, bool keep_lone) {
+  if (auto* i = last->as<ast::If>()) {
+    std::optional<StmtList> body = tail_returns_dropped(i->body, keep_lone);
+    std::optional<StmtList> orelse = tail_returns_dropped(i->orelse, keep_lone);
+    if (!body && !orelse) return nullptr;
+    ast::If copy{i->test, body ? std::move(*body) : i->body, orelse ? std::move(*orelse) : i->orelse, i->keep_else};
+    return ast::make_stmt(std::move(copy), last->line);
+  }
+  if (auto* t = last->as<ast::Try>(); t && t->finalbody.empty()) {
+    std::optional<StmtList> arm = tail_returns_dropped(t->orelse.empty() ? t->body : t->orelse, keep_lone);
+    std::vector<std::optional<StmtList>> handlers;
+    bool changed = arm.has_value();
+    for (const auto& h : t->handlers) {
+      handlers.push_back(tail_returns_dropped(h.body, keep_lone));
+      changed = changed || handlers.back().has_value();
+    }
+    if (!changed) return nullptr;
+    ast::Try copy = *t;
+    if (arm) (copy.orelse.empty() ? copy.body : copy.orelse) = std::move(*arm);
+    for (std::size_t k = 0; k < handlers.size(); ++k)
+      if (handlers[k]) copy.handlers[k].body = std::move(*handlers[k]);
+    return ast::make_stmt(std::move(copy), last->line);
+  }
+  if (auto* w = last->as<ast::With>()) {
+    std::optional<StmtList> body = tail_returns_dropped(w->body, keep_lone);
+    if (!body) return nullptr;
+    ast::With copy = *w;
+    copy.body = std::move(*body);
+    return ast::make_stmt(std::move(copy), last->line);
+  }
+  return nullptr;
+}
+
+// drop_tail_returns of a body it leaves alone; nothing when that would not change it.
+std::optional<StmtList> tail_returns_dropped(const StmtList& body, bool keep_lone) {
+  std::size_t end = body.size();
+  while (end > 0 && is_none_return(body[end - 1])) {
+    if (body[end - 1]->as<ast::Return>()->written || (keep_lone && end == 1)) break;
+    --end;
+  }
+  StmtPtr inner = end > 0 ? tail_returns_dropped_inside(body[end - 1], keep_lone) : nullptr;
+  if (end == body.size() && !inner) return std::nullopt;
+  StmtList out(body.begin(), body.begin() + std::ptrdiff_t(end));
+  if (inner) out.back() = std::move(inner);
+  return out;
+}
+
+}  // namespace
+
 // 3.10+ copies the implicit `return None` into every arm that reaches the end,
 // so it is dropped from tail positions (a lone one only where `keep_lone` is off).
 StmtList drop_tail_returns(StmtList body, bool keep_lone) {
-  if (body.empty()) return body;
-  const StmtPtr& last = body.back();
-  if (auto* r = last->as<ast::Return>(); r && (!r->value || ast::is_none(r->value))) {
-    if (r->written || (keep_lone && body.size() == 1)) return body;
+  while (!body.empty() && is_none_return(body.back())) {
+    if (body.back()->as<ast::Return>()->written || (keep_lone && body.size() == 1)) return body;
     body.pop_back();
-    return drop_tail_returns(std::move(body), keep_lone);
   }
-  if (auto* i = last->as<ast::If>()) {
-    ast::If copy{i->test, drop_tail_returns(i->body, keep_lone), drop_tail_returns(i->orelse, keep_lone), i->keep_else};
-    body.back() = ast::make_stmt(std::move(copy), last->line);
-  }
-  if (auto* t = last->as<ast::Try>(); t && t->finalbody.empty()) {
-    ast::Try copy = *t;
-    if (copy.orelse.empty()) copy.body = drop_tail_returns(copy.body, keep_lone);
-    else copy.orelse = drop_tail_returns(copy.orelse, keep_lone);
-    for (auto& h : copy.handlers) h.body = drop_tail_returns(h.body, keep_lone);
-    body.back() = ast::make_stmt(std::move(copy), last->line);
-  }
-  if (auto* w = last->as<ast::With>()) {
-    ast::With copy = *w;
-    copy.body = drop_tail_returns(copy.body, keep_lone);
-    body.back() = ast::make_stmt(std::move(copy), last->line);
-  }
+  if (!body.empty())
+    if (StmtPtr inner = tail_returns_dropped_inside(body.back(), keep_lone)) body.back() = std::move(inner);
   return body;
 }
 
+namespace {
+
+std::optional<StmtList> else_return_none_dropped(const StmtList& body);
+
 // 3.10+: `else: return None` on a function's last if, whose other arm runs
 // off the end, is the jump to the implicit final return (each jump gets a
-// copy of it): no else. The same inside that arm's own last if.
-StmtList drop_else_return_none(StmtList body) {
-  if (body.empty()) return body;
-  auto* i = body.back()->as<ast::If>();
-  if (!i) return body;
+// copy of it): no else. The same inside that arm's own last if. The if
+// `last` without it, or nullptr when there is none.
+StmtPtr if_without_else_return(const StmtPtr& last) {
+  auto* i = last->as<ast::If>();
+  if (!i) return nullptr;
   auto ends = [](const StmtList& b) { return !b.empty() && (b.back()->is<ast::Return>() || b.back()->is<ast::Raise>()); };
-  auto* r = i->orelse.size() == 1 ? i->orelse[0]->as<ast::Return>() : nullptr;
-  ast::If copy = *i;
-  copy.body = drop_else_return_none(i->body);
-  if (r && (!r->value || ast::is_none(r->value)) && !ends(copy.body)) copy.orelse.clear();
-  else copy.orelse = drop_else_return_none(i->orelse);
-  body.back() = ast::make_stmt(std::move(copy), body.back()->line);
+  std::optional<StmtList> body = else_return_none_dropped(i->body);
+  const StmtList& new_body = body ? *body : i->body;
+  const bool clear = i->orelse.size() == 1 && is_none_return(i->orelse[0]) && !ends(new_body);
+  std::optional<StmtList> orelse = clear ? std::optional<StmtList>(StmtList{}) : else_return_none_dropped(i->orelse);
+  if (!body && !orelse) return nullptr;
+  ast::If copy{i->test, body ? std::move(*body) : i->body, orelse ? std::move(*orelse) : i->orelse, i->keep_else};
+  return ast::make_stmt(std::move(copy), last->line);
+}
+
+std::optional<StmtList> else_return_none_dropped(const StmtList& body) {
+  if (body.empty()) return std::nullopt;
+  StmtPtr last = if_without_else_return(body.back());
+  if (!last) return std::nullopt;
+  StmtList out = body;
+  out.back() = std::move(last);
+  return out;
+}
+
+}  // namespace
+
+StmtList drop_else_return_none(StmtList body) {
+  if (!body.empty())
+    if (StmtPtr last = if_without_else_return(body.back())) body.back() = std::move(last);
   return body;
 }
 

@@ -16,6 +16,7 @@
 #include "lift/operators.h"
 #include "lift/sinks.h"
 #include "support/error.h"
+#include "support/tls.h"
 
 namespace unveil::lift {
 
@@ -1987,7 +1988,27 @@ void collect_names(const CodeObject& c, std::set<std::string>& out) {
 }  // namespace
 
 Lifter::Lifter(const DecodedCode& code, Definer& definer)
-    : code_(code), definer_(definer), row_(version_row(code.traits->minor)) {}
+    : code_(code), definer_(definer), row_(version_row(code.traits->minor)) {
+  auto& pool = ring_pool();
+  if (pool.empty()) {
+    lifts_.reserve(kCachedLifts);
+  } else {
+    lifts_ = std::move(pool.back());
+    pool.pop_back();
+  }
+}
+
+Lifter::~Lifter() {
+  lifts_.clear();
+  try {
+    ring_pool().push_back(std::move(lifts_));
+  } catch (const std::bad_alloc&) {  // not kept
+  }
+}
+
+std::vector<std::vector<Lifter::CachedLift>>& Lifter::ring_pool() {
+  return per_thread<std::vector<std::vector<CachedLift>>>();
+}
 
 // Every name the code and its nested code use, collected on first need (most
 // code objects never need a temporary, and collecting is per nested level).
@@ -2101,10 +2122,7 @@ std::shared_ptr<BlockEffect> Lifter::cached_effect(const cfg::Graph& graph, cfg:
                            globals_.size(), nonlocals_.size(), hidden_.size(), hidden_reads_);
   };
   const auto before = state();
-  // The lift works on a copy made with room to grow (see lift_block).
-  Stack work;
-  work.reserve(stack.size() + stack_room());
-  work.assign(stack.begin(), stack.end());
+  Stack work(stack.begin(), stack.end());  // (lift_block gives it room to grow)
   std::shared_ptr<BlockEffect> effect;
   try {
     effect = std::make_shared<BlockEffect>(
@@ -2123,13 +2141,49 @@ BlockEffect Lifter::run(const cfg::Graph& graph, cfg::BlockId id, Stack stack, s
   return lift_block(graph, id, std::move(stack), first, end);
 }
 
+namespace {
+// The work stacks of lifts, kept per thread: a lift's stack wants room for the
+// deepest stack of the code, and most blocks end with an empty one, so a
+// buffer of that size per lift was an allocation for nothing. Lifts nest (a
+// nested function is decompiled inside one): a pool, not one buffer.
+struct StackPool {
+  std::vector<Stack> free;
+};
+// Lends a pooled buffer to `target` for as long as it lives.
+class PooledStack {
+ public:
+  explicit PooledStack(Stack& target) : target_(target) {
+    auto& free = per_thread<StackPool>().free;
+    if (!free.empty()) {
+      target_.swap(free.back());
+      free.pop_back();
+    }
+  }
+  ~PooledStack() {
+    target_.clear();
+    if (target_.capacity() > kKeptItems) return;  // a huge one is not kept
+    try {
+      per_thread<StackPool>().free.push_back(std::move(target_));
+    } catch (const std::bad_alloc&) {  // not kept
+    }
+  }
+  PooledStack(const PooledStack&) = delete;
+  PooledStack& operator=(const PooledStack&) = delete;
+
+ private:
+  static constexpr std::size_t kKeptItems = 256;
+  Stack& target_;
+};
+}  // namespace
+
 BlockEffect Lifter::lift_block(const cfg::Graph& graph, cfg::BlockId id, Stack stack, std::size_t first,
                                std::size_t end) {
   State s{*this, code_, row_, graph.instructions(id).subspan(first, end - first)};
-  s.stack = std::move(stack);
+  PooledStack work(s.stack);
   // Items are big and moved on every regrowth: room for the deepest stack
   // the compiler computed, once (a bad co_stacksize only costs a regrowth).
-  s.stack.reserve(s.stack.size() + stack_room());
+  s.stack.reserve(stack.size() + stack_room());
+  s.stack.insert(s.stack.end(), std::make_move_iterator(stack.begin()), std::make_move_iterator(stack.end()));
   for (s.pos = 0; s.pos < s.ins.size(); ++s.pos) {
     if (terminate(s)) continue;
     if (row_.static_swaps && parallel_store(s)) continue;
@@ -2137,8 +2191,10 @@ BlockEffect Lifter::lift_block(const cfg::Graph& graph, cfg::BlockId id, Stack s
     if (!handler) s.fail("opcode is not supported");
     handler(s);
   }
-  BlockEffect out{std::move(s.stmts), std::move(s.stack), std::move(s.term), s.pop_except,
-                  0, 0, s.reraise, s.end_finally};
+  // The stack left is copied out at its size (the work buffer goes back to the pool).
+  BlockEffect out{std::move(s.stmts),
+                  Stack(std::make_move_iterator(s.stack.begin()), std::make_move_iterator(s.stack.end())),
+                  std::move(s.term), s.pop_except, 0, 0, s.reraise, s.end_finally};
   out.after_pop_except = s.after_pop_except;
   out.stmts_before_pop_except = s.stmts_before_pop_except;
   return out;

@@ -83,6 +83,9 @@ inline constexpr const char* kMapAddMarker = "<mapadd>";
 class Lifter {
  public:
   Lifter(const DecodedCode& code, Definer& definer);
+  ~Lifter();
+  Lifter(const Lifter&) = delete;
+  Lifter& operator=(const Lifter&) = delete;
 
   BlockEffect run(const cfg::Graph& graph, cfg::BlockId id, Stack stack);
   // The same for callers that only look at the effect: no copy of a lift the
@@ -167,6 +170,10 @@ class Lifter {
   }
   const cfg::Graph* cached_graph_ = nullptr;
   std::vector<CachedLift> lifts_;  // a ring of kCachedLifts
+  // Emptied rings, kept per thread for the next lifters: a ring grown to its
+  // size was a few allocations per code object, two of them big. (Lifters
+  // nest, one per code object being lifted: a pool, not one ring.)
+  static std::vector<std::vector<CachedLift>>& ring_pool();
   std::size_t next_lift_ = 0;      // the slot the next one replaces
 };
 

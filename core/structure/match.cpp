@@ -1552,7 +1552,7 @@ BlockId Structurer::match_follow(BlockId b, const std::vector<BlockId>& arms, Bl
   if (BlockId p = pdom_.idom(b); p != kNoBlock && can_merge_at(p) && !mine(p) &&
                                  (stop == kNoBlock || p == stop || pdom_.dominates(stop, p)))
     return p;
-  const std::vector<BlockId> around = handler_chain(b);
+  const std::vector<BlockId>& around = handler_chain(b);
   std::unordered_map<BlockId, int> reached;
   for (BlockId arm : arms) {
     if (arm >= graph_.size()) continue;

@@ -96,6 +96,8 @@ Structurer::BlockMarks::BlockMarks(MarkRows& pool, std::size_t blocks) : pool_(p
     pool_.rows.emplace_back(blocks, 0);
     pool_.stamp.push_back(0);
     pool_.busy.push_back(false);
+  } else if (pool_.rows[row_].size() < blocks) {
+    pool_.rows[row_].resize(blocks, 0);
   }
   pool_.busy[row_] = true;
   if (++pool_.stamp[row_] == 0) {  // wrapped: forget every old stamp
@@ -736,7 +738,12 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
 
 // --- exception regions ----------------------------------------------------------
 
-std::vector<BlockId> Structurer::handler_chain(BlockId b) const {
+const std::vector<BlockId>& Structurer::handler_chain(BlockId b) const {
+  static const std::vector<BlockId> none;
+  if (b == kNoBlock || !graph_.block(b).handler) return none;
+  if (handler_chains_.empty()) handler_chains_.resize(graph_.size());
+  std::optional<std::vector<BlockId>>& kept = handler_chains_[b];
+  if (kept) return *kept;
   std::vector<BlockId> chain;
   for (int guard = 0; guard < 256 && b != kNoBlock; ++guard) {
     const auto& h = graph_.block(b).handler;
@@ -745,7 +752,7 @@ std::vector<BlockId> Structurer::handler_chain(BlockId b) const {
     if (std::find(chain.begin(), chain.end(), b) != chain.end()) break;
     chain.push_back(b);
   }
-  return chain;
+  return kept.emplace(std::move(chain));
 }
 
 bool Structurer::is_try_handler(BlockId h) const {
@@ -872,7 +879,7 @@ BlockId Structurer::expected_exit(BlockId handler) const {
   BlockId going_on = kNoBlock, any = kNoBlock;
   const bool with = handler_kind(handler) != HandlerKind::Except;
   for (const cfg::Block& blk : graph_.blocks()) {
-    auto chain = handler_chain(blk.id);
+    const auto& chain = handler_chain(blk.id);
     if (std::find(chain.begin(), chain.end(), handler) == chain.end()) continue;
     // (3.11+ leaves a NOP between protected ranges unprotected: one that
     // goes on inside the region is not a way out of it.)
@@ -881,11 +888,11 @@ BlockId Structurer::expected_exit(BlockId handler) const {
         if (i.op() != Op::NOP && i.op() != Op::EXTENDED_ARG) return false;
       const BlockId next = fall_successor(x);
       if (next == kNoBlock || jump_successor(x) != kNoBlock) return false;
-      auto c = handler_chain(next);
+      const auto& c = handler_chain(next);
       return std::find(c.begin(), c.end(), handler) != c.end();
     };
     graph_.for_each_successor(blk.id, kFlow, [&](const cfg::Edge& e) {
-      auto c = handler_chain(e.to);
+      const auto& c = handler_chain(e.to);
       if (std::find(c.begin(), c.end(), handler) != c.end()) return;
       if (with && unwinds_then_returns(e.to)) return;
       if (protected_gap(e.to)) return;
@@ -959,7 +966,7 @@ bool Structurer::leaves_region(BlockId b, std::size_t stack_depth) const {
 // reached only from inside is inside (3.11: the line of a loop's exit, left
 // unprotected).
 bool Structurer::outside_region(BlockId b, int depth) const {
-  auto chain = handler_chain(b);
+  const auto& chain = handler_chain(b);
   if (std::find(chain.begin(), chain.end(), regions_.back().handler) != chain.end()) return false;
   auto inside_nop = [&] {
     for (const Instruction& i : graph_.instructions(b))
@@ -968,7 +975,7 @@ bool Structurer::outside_region(BlockId b, int depth) const {
     bool from_inside = true;
     graph_.for_each_predecessor(b, kFlow, [&](const cfg::Edge& e) {
       ++preds;
-      auto from = handler_chain(e.from);
+      const auto& from = handler_chain(e.from);
       from_inside = from_inside && std::find(from.begin(), from.end(), regions_.back().handler) != from.end();
     });
     // (Only when it goes on inside: a NOP before code outside, such as the
@@ -1842,7 +1849,7 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
   // A try inside an arm continues after its handlers too (`if c: try: return
   // f() except E: pass` goes on where the handler ends): the search follows
   // the handlers of regions entered inside the arms, not those around `b`.
-  const std::vector<BlockId> around = handler_chain(b);
+  const std::vector<BlockId>& around = handler_chain(b);
   // In a loop that never ends normally, its `return` post-dominates the
   // whole body without being where an if's arms meet.
   const bool loop_without_follow = !context_.empty() && context_.back().follow == kNoBlock;
@@ -1994,7 +2001,7 @@ BlockId Structurer::handler_inside(BlockId x, const std::vector<BlockId>& around
 // The same by two full searches (graphs whose arms loop back).
 BlockId Structurer::if_follow_by_search(BlockId b, BlockId t, BlockId f, BlockId stop) const {
   auto usable = [&](BlockId x) { return can_merge_at(x); };
-  const std::vector<BlockId> around = handler_chain(b);
+  const std::vector<BlockId>& around = handler_chain(b);
   auto reach = [&](BlockId from) {
     std::vector<bool> seen(graph_.size(), false);
     std::deque<BlockId> work;
@@ -2777,7 +2784,7 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
   // (Clauses of a try inside the loop only: a try around the loop, whose
   // region covers the header, is left by the exception itself.)
   if (targets.empty()) {
-    const std::vector<BlockId> around = handler_chain(h);
+    const std::vector<BlockId>& around = handler_chain(h);
     std::vector<BlockId> inner_handlers;
     for (const cfg::Block& hb : graph_.blocks())
       if (hb.is_handler && std::find(around.begin(), around.end(), hb.id) == around.end())
@@ -3039,12 +3046,14 @@ ast::ExprPtr Structurer::inlined_comprehension(const ast::Stmt& loop, const lift
 }
 
 std::vector<bool> Structurer::LazyPostDominators::async_for_exits(const cfg::Graph& graph) {
-  std::vector<bool> out(graph.edges().size(), false);
-  for (std::size_t e = 0; e < out.size(); ++e) {
+  std::vector<bool> out;
+  for (std::size_t e = 0; e < graph.edges().size(); ++e) {
     const cfg::Edge& edge = graph.edges()[e];
     if (edge.kind != EdgeKind::Exception) continue;
     auto ins = graph.instructions(edge.to);
-    out[e] = !ins.empty() && ins.front().name() == "END_ASYNC_FOR";
+    if (ins.empty() || ins.front().name() != "END_ASYNC_FOR") continue;
+    if (out.empty()) out.assign(graph.edges().size(), false);
+    out[e] = true;
   }
   return out;
 }

@@ -18,6 +18,7 @@
 #include "cfg/loops.h"
 #include "decode/instruction.h"
 #include "lift/lifter.h"
+#include "support/tls.h"
 
 namespace unveil::structure {
 
@@ -112,7 +113,9 @@ class Structurer {
                                    cfg::BlockId stop, Seq& out, const GuardOnlyCase* pre = nullptr);
   void remove_finally_copies(Seq& seq) const;
   // Exception regions (3.11+ tables; handlers that start with PUSH_EXC_INFO).
-  std::vector<cfg::BlockId> handler_chain(cfg::BlockId b) const;
+  // The handlers around `b`, innermost first. Asked many times per block (an
+  // allocation each): made once per block, kept until the structurer goes.
+  const std::vector<cfg::BlockId>& handler_chain(cfg::BlockId b) const;
   bool is_try_handler(cfg::BlockId h) const;
   std::optional<cfg::BlockId> region_to_enter(cfg::BlockId b) const;
   bool leaves_region(cfg::BlockId b, std::size_t stack_depth) const;
@@ -258,8 +261,11 @@ class Structurer {
     MarkRows& pool_;
     std::size_t row_ = 0;
   };
-  BlockMarks block_marks() const { return BlockMarks(mark_rows_, graph_.size()); }
-  mutable MarkRows mark_rows_;
+  // The rows are the thread's, shared by every structurer on it (nested code
+  // is structured inside its parent's walks): a pool per structurer cost a
+  // few allocations per code object. A row only grows, and stamps only rise,
+  // so what another graph left in a row never reads as marked.
+  BlockMarks block_marks() const { return BlockMarks(per_thread<MarkRows>(), graph_.size()); }
 
   const DecodedCode& code_;
   cfg::Graph graph_;
@@ -278,12 +284,13 @@ class Structurer {
       // CALL_FINALLY into a finally body (as kFlow in structurer.cpp).
       if (!tree_) {
         std::vector<bool> loop_exits = async_for_exits(graph_);
-        tree_ = cfg::DominatorTree::post_dominators(
-            graph_, cfg::EdgeFilter::normal().without(cfg::EdgeKind::Call), &loop_exits);
+        tree_ = cfg::DominatorTree::post_dominators(graph_, cfg::EdgeFilter::normal().without(cfg::EdgeKind::Call),
+                                                    loop_exits.empty() ? nullptr : &loop_exits);
       }
       return *tree_;
     }
-    // By edge index: the exception edges into END_ASYNC_FOR, where an async for ends.
+    // By edge index: the exception edges into END_ASYNC_FOR, where an async
+    // for ends; empty (no allocation) when there are none.
     static std::vector<bool> async_for_exits(const cfg::Graph& graph);
     const cfg::Graph& graph_;
     mutable std::optional<cfg::DominatorTree> tree_;
@@ -302,6 +309,7 @@ class Structurer {
   std::vector<Clause> clauses_;
   std::vector<cfg::BlockId> used_handlers_;
   std::vector<bool> emitted_;
+  mutable std::vector<std::optional<std::vector<cfg::BlockId>>> handler_chains_;  // by block (handler_chain)
   std::size_t steps_ = 0;
   std::size_t depth_ = 0;
   cfg::BlockId last_marked_ = cfg::kNoBlock;  // the latest block (in layout) marked since it was reset

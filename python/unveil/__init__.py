@@ -78,6 +78,10 @@ def decompile(obj: Any, *, verify: bool = False) -> str:
     source names those objects, and the warning says so.
     """
     if type(obj) is CodeType:  # the common case, kept short: this is per-call cost
+        if not verify:
+            text = _core.decompile_live(obj, None)
+            if text is not None:
+                return text
         code, fn = obj, None
     else:
         code = code_of(obj)
