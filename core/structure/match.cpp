@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <cstdint>
 #include <map>
 #include <unordered_map>
@@ -1099,7 +1097,6 @@ std::optional<Structurer::Resume> Structurer::structure_match(BlockId b, std::si
     bool definite = false;
     auto shape = walk_case(graph_, lifter_, row, {b, *start}, why, definite);
     if (!shape) {
-      if (std::getenv("UNVEIL_MATCH_DEBUG")) std::fprintf(stderr, "match at %zu: %s\n", *start, why.c_str());
       if (definite) fail(b, "match statement: " + why);
       continue;
     }
@@ -1190,7 +1187,6 @@ std::optional<Structurer::Resume> Structurer::match_from(BlockId b, std::size_t 
   const lift::VersionRow& row = lift::version_row(code_.traits->minor);
   bool definite = shape.definite;
   auto give_up = [&](const std::string& why) -> std::optional<Resume> {
-    if (std::getenv("UNVEIL_MATCH_DEBUG")) std::fprintf(stderr, "match gives up: %s\n", why.c_str());
     if (definite) fail(b, "match statement: " + why);
     return std::nullopt;
   };
