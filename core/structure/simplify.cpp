@@ -217,7 +217,9 @@ std::optional<StmtPtr> as_assert(const ast::If& i, int version_minor) {
   };
   ExprPtr msg;
   if (auto* c = r->exc->as<ast::Call>()) {
-    if (!is_ae(c->func) || c->args.size() != 1 || !c->keywords.empty()) return std::nullopt;
+    // (`AssertionError(*args)` has no assert form.)
+    if (!is_ae(c->func) || c->args.size() != 1 || c->args[0]->is<ast::Starred>() || !c->keywords.empty())
+      return std::nullopt;
     msg = c->args[0];
   } else if (!is_ae(r->exc)) {
     return std::nullopt;
@@ -298,7 +300,8 @@ struct Simplifier {
     if (auto* r = s->as<ast::Raise>(); r && r->exc && !r->cause) {
       const ExprPtr& ae = lift::Lifter::assertion_error();
       if (r->exc == ae) return ast::assert_(ast::boolean(false), nullptr);
-      if (auto* c = r->exc->as<ast::Call>(); c && c->func == ae && c->args.size() == 1 && c->keywords.empty())
+      if (auto* c = r->exc->as<ast::Call>();
+          c && c->func == ae && c->args.size() == 1 && !c->args[0]->is<ast::Starred>() && c->keywords.empty())
         return ast::assert_(ast::boolean(false), c->args[0]);
     }
     return s;
