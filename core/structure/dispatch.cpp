@@ -144,7 +144,8 @@ class Dispatcher {
     // except clause replaced (which only POP_EXCEPT reads: one slot, three
     // on the block-stack versions), 'f' the NULL that 3.8's BEGIN_FINALLY
     // pushes, a letter from kReturnLetter up a 3.8 return address, 'm' any
-    // other marker (3.11+ lasti).
+    // other marker (3.11+ lasti); and 's' a value like 'v' that is a local
+    // an inlined comprehension saved (see saves_locals_).
     std::string shape;
     // How many except clauses are running (an exception pushed as handled
     // and not yet popped): the state runs inside that many `except` clauses
