@@ -70,8 +70,18 @@ class Dispatcher {
     // this function or one around it. (A module that rebinds them globally
     // is not seen from here.)
     const CodeObject& c = *code.code;
-    for (const char* b : {"next", "iter", "StopIteration", "isinstance", "issubclass", "type", "BaseException",
-                          "NameError", "object"})
+    bool handles = false;  // exception regions or with: the except clauses, type(), isinstance()...
+    for (const cfg::Block& b : graph_.blocks()) handles = handles || (b.reachable && b.handler);
+    for (const Instruction& ins : code.instructions) {
+      if (!ins.info) continue;
+      saves_locals_ = saves_locals_ || ins.op() == Op::LOAD_FAST_AND_CLEAR;
+      handles = handles || ins.op() == Op::BEFORE_WITH || ins.op() == Op::SETUP_WITH ||
+                ins.op() == Op::BEFORE_ASYNC_WITH;
+    }
+    std::vector<const char*> builtins{"next", "iter", "StopIteration"};
+    if (handles) builtins.insert(builtins.end(), {"isinstance", "issubclass", "type", "BaseException"});
+    if (saves_locals_) builtins.insert(builtins.end(), {"NameError", "object"});
+    for (const char* b : builtins)
       for (const auto* list : {&c.varnames, &c.cellvars, &c.freevars})
         if (std::find(list->begin(), list->end(), b) != list->end())
           refuse(std::string("the code has a variable named ") + b);
@@ -100,8 +110,6 @@ class Dispatcher {
     pending_context_ = free("_pending_context");
     pending_traceback_ = free("_pending_traceback");
     unbound_ = free("_unbound");
-    for (const Instruction& ins : code.instructions)
-      if (ins.info && ins.op() == Op::LOAD_FAST_AND_CLEAR) saves_locals_ = true;
   }
 
   ast::StmtList run(std::string_view reason) {
