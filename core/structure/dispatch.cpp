@@ -1070,9 +1070,7 @@ class Dispatcher {
                           std::move(bodies_[k]));
       if (const auto& c = states_[k].handler) {
         covered.push_back(std::move(arm));
-        auto& group = by_catch[c->key()];
-        group.first = *c;
-        group.second.push_back(k);
+        by_catch.try_emplace(c->key(), *c, std::vector<std::size_t>{}).first->second.second.push_back(k);
       } else {
         body.push_back(std::move(arm));
       }
