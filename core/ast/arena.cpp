@@ -44,8 +44,9 @@ class ChunkPool {
 
  private:
   static ChunkPool& pool() {
-    static thread_local ChunkPool p;
-    return p;
+    // (On the heap: see support/tls.h on the static TLS block.)
+    static thread_local std::unique_ptr<ChunkPool> p = std::make_unique<ChunkPool>();
+    return *p;
   }
   std::vector<std::unique_ptr<std::byte[]>>* list(std::size_t size) {
     if (size < kFirstChunk || size > kLastChunk || !std::has_single_bit(size)) return nullptr;

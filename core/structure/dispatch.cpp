@@ -110,6 +110,7 @@ class Dispatcher {
     pending_context_ = free("_pending_context");
     pending_traceback_ = free("_pending_traceback");
     unbound_ = free("_unbound");
+    stack_limit_ = std::size_t(std::max(0, code.code->stacksize)) + 16;
   }
 
   ast::StmtList run(std::string_view reason) {
@@ -198,6 +199,11 @@ class Dispatcher {
   // entered with two stacks is two states (3.8 runs a finally body with
   // BEGIN_FINALLY's NULL on the normal path and an exception on the other).
   std::map<std::tuple<BlockId, std::size_t, std::string>, std::size_t> index_;
+  static constexpr std::size_t kMaxStacksPerBlock = 64;
+  std::map<std::pair<BlockId, std::size_t>, std::size_t> stacks_at_;
+  // Deeper than the code says its stack gets (with room for 3.8's finally
+  // entries, which the compiler counts as six and the machine as one).
+  std::size_t stack_limit_ = 0;
 
   std::string shape_of(const lift::Stack& stack) const {
     std::string out;
@@ -227,6 +233,11 @@ class Dispatcher {
     if (first >= graph_.instructions(b).size()) return state_of(fall(b), 0, shape, level);
     auto [it, added] = index_.try_emplace({b, first, shape}, states_.size());
     if (added) {
+      // A block is entered with a few stacks (a finally body: normally, per
+      // return site, and with an exception), not with one that grows each
+      // time round a loop (bytecode no compiler wrote).
+      if (++stacks_at_[{b, first}] > kMaxStacksPerBlock || shape.size() > stack_limit_)
+        refuse("a block entered with ever different stacks");
       states_.push_back({b, first, shape, level, std::nullopt, std::nullopt});
       if (states_.size() > 100'000) refuse("too many states");
     } else if (states_[it->second].level != level) {

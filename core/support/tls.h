@@ -7,6 +7,8 @@
 // libraries loaded later; keep what carries it small (pointers and flags).
 #pragma once
 
+#include <memory>
+
 #if defined(__GNUC__) || defined(__clang__)
 #define UNVEIL_FAST_TLS __attribute__((tls_model("initial-exec")))
 #else
@@ -18,24 +20,27 @@ namespace unveil {
 namespace detail {
 template <class T>
 struct PerThreadOwner {
-  T value{};
+  std::unique_ptr<T> value;
   T*& fast;
   ~PerThreadOwner() { fast = nullptr; }
 };
 }  // namespace detail
 
-// This thread's T (default-constructed on first use, destroyed at thread
-// exit), reached through one initial-exec pointer. A thread_local with a
-// destructor is reached through __tls_get_addr in a shared library, and the
-// compiler recomputes that address instead of keeping it: a call per use.
+// This thread's T (made on first use, destroyed at thread exit), reached
+// through one initial-exec pointer. A thread_local with a destructor is
+// reached through __tls_get_addr in a shared library, and the compiler
+// recomputes that address instead of keeping it: a call per use. T itself
+// lives on the heap: a library with initial-exec TLS has all its
+// thread_locals in the static TLS block, which is small and shared with
+// everything loaded before (importing torch first leaves little of it).
 template <class T>
 T& per_thread() {
   static thread_local T* fast UNVEIL_FAST_TLS = nullptr;
   if (fast) [[likely]]
     return *fast;
-  static thread_local detail::PerThreadOwner<T> owner{T{}, fast};
-  fast = &owner.value;
-  return owner.value;
+  static thread_local detail::PerThreadOwner<T> owner{std::make_unique<T>(), fast};
+  fast = owner.value.get();
+  return *fast;
 }
 
 }  // namespace unveil
