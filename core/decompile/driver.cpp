@@ -168,36 +168,35 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
   // afresh, and skips the passes that tidy structured code.
   std::optional<lift::Lifter> machine;
   StmtList stmts;
-  std::string refused_machine;  // why a state machine that was asked for does not fit
-  if (options_.state_machine && kind == BodyKind::Function) {
+  // The body as a state machine; why it does not fit, when it does not.
+  auto as_machine = [&](std::string_view why) -> std::optional<std::string> {
     try {
       machine.emplace(decoded, *this);
-      stmts = structure::dispatch_body(decoded, *machine, "asked for");
+      stmts = structure::dispatch_body(decoded, *machine, why);
+      return std::nullopt;
     } catch (const Error& refused) {
-      machine.reset();  // structured as usual
-      refused_machine = refused.detail();
+      machine.reset();
+      return refused.detail();
     }
-  }
+  };
+  std::optional<std::string> refused_machine;  // why the state machine asked for does not fit
+  if (options_.state_machine && kind == BodyKind::Function) refused_machine = as_machine("asked for");
   if (!machine) {
     try {
       stmts = s.run();
     } catch (const Error& e) {
       if (kind != BodyKind::Function) throw;
-      try {
-        machine.emplace(decoded, *this);
-        stmts = structure::dispatch_body(decoded, *machine, e.what());
-      } catch (const Error& refused) {
-        // The structurer's reason first: it is why the code has no structured form.
-        throw Error(e.kind(), e.detail() + " (no state machine: " + refused.detail() + ")", e.offset());
-      }
+      // (One asked for and refused is refused again, for the same reason.)
+      std::optional<std::string> refused = refused_machine ? refused_machine : as_machine(e.what());
+      // The structurer's reason first: it is why the code has no structured form.
+      if (refused) throw Error(e.kind(), e.detail() + " (no state machine: " + *refused + ")", e.offset());
     }
   }
   const lift::Lifter& lifter = machine ? *machine : s.lifter();
   if (!machine && !lifter.temporaries().empty()) stmts = structure::inline_temporaries(stmts, lifter.temporaries());
   if (!private_prefix_.empty()) stmts = unmangle_private_names(stmts, private_prefix_);
   if (!machine) stmts = tidy_structured(std::move(stmts), kind);
-  if (!refused_machine.empty())
-    stmts.insert(stmts.begin(), ast::comment("unveil: no state machine: " + refused_machine));
+  if (refused_machine) stmts.insert(stmts.begin(), ast::comment("unveil: no state machine: " + *refused_machine));
   switch (kind) {
     case BodyKind::Module: {
       stmts = tidy_module_body(std::move(stmts), code->flags);

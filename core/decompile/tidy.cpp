@@ -235,7 +235,8 @@ StmtList drop_class_cell_return(StmtList body) {
   if (auto* i = body.back()->as<ast::If>(); i && !i->orelse.empty()) {
     StmtList then = drop_class_cell_return(i->body), orelse = drop_class_cell_return(i->orelse);
     if (then.empty()) then.push_back(ast::pass());
-    body.back() = ast::if_(i->test, std::move(then), std::move(orelse));  // (an else left empty goes)
+    // (An else left empty goes.)
+    body.back() = ast::make_stmt(ast::If{i->test, std::move(then), std::move(orelse), i->keep_else}, body.back()->line);
     return body;
   }
   if (!body.back()->is<ast::Return>()) return body;  // (only a copied exit ends in one)

@@ -123,7 +123,7 @@ class Dispatcher {
     ast::StmtList out;
     out.push_back(ast::comment("unveil: control flow rebuilt as a state machine (" + why + ")"));
     if (saves_locals_) out.push_back(ast::assign(ast::name(unbound_, ast::ExprContext::Store), ast::call(ast::name("object"))));
-    out.push_back(ast::assign(ast::name(state_, ast::ExprContext::Store), ast::integer(std::int64_t(forward_[0]))));
+    out.push_back(set_state(forward_[0]));
     out.push_back(level_loop(0));
     check_markers(out);
     return out;
@@ -279,10 +279,12 @@ class Dispatcher {
     return state_of(exit, skip, shape, level);
   }
 
-  ast::StmtList go_to(std::size_t state) const {
-    return {ast::assign(ast::name(state_, ast::ExprContext::Store), ast::integer(std::int64_t(state))),
-            ast::continue_()};
+  static ast::StmtPtr store(const std::string& target, ast::ExprPtr value) {
+    return ast::assign(ast::name(target, ast::ExprContext::Store), std::move(value));
   }
+  ast::StmtPtr store_slot(std::size_t k, ast::ExprPtr value) const { return store(slot(k), std::move(value)); }
+  ast::StmtPtr set_state(std::size_t state) const { return store(state_, ast::integer(std::int64_t(state))); }
+  ast::StmtList go_to(std::size_t state) const { return {set_state(state), ast::continue_()}; }
 
   // Assigns the stack's values to their slot variables (those not already
   // there), evaluated in stack order, then `cond` if given. Returns the
@@ -364,7 +366,7 @@ class Dispatcher {
     }
     if (sequential) {
       for (std::size_t k = 0; k < spills.size(); ++k)
-        out.push_back(ast::assign(ast::name(slot(spills[k].slot), ast::ExprContext::Store), values[k]));
+        out.push_back(store_slot(spills[k].slot, values[k]));
       return test;
     }
     ast::ExprList targets;
@@ -467,8 +469,7 @@ class Dispatcher {
     states_.push_back({kNoBlock, 0, "", level, std::nullopt, ast::StmtList{}});
     if (level > outside) {
       const std::size_t next = escape_state(c, outside, level - 1);
-      states_[k].made = ast::StmtList{
-          ast::assign(ast::name(state_, ast::ExprContext::Store), ast::integer(std::int64_t(next))), ast::break_()};
+      states_[k].made = ast::StmtList{set_state(next), ast::break_()};
     } else {
       Catch back = c;
       back.restore = true;
@@ -571,14 +572,13 @@ class Dispatcher {
 
   // Instructions the lifter gives a structured meaning (a with's __exit__,
   // an except clause's bounds) that the state machine lowers itself.
-  bool lowered_here(const Instruction& ins) const {
+  static bool lowered_here(const Instruction& ins) {
     if (!ins.info) return false;
     switch (ins.op()) {
       case Op::LIST_APPEND:
       case Op::SET_ADD:
       case Op::MAP_ADD:
       case Op::LOAD_FAST_AND_CLEAR:
-        return true;
       case Op::PUSH_EXC_INFO:
       case Op::POP_EXCEPT:
       case Op::BEFORE_WITH:
@@ -666,12 +666,9 @@ class Dispatcher {
     p.shape = std::move(shape);
     p.stack = entry_stack(p.shape);
   }
-  ast::StmtPtr store_slot(std::size_t k, ast::ExprPtr value) const {
-    return ast::assign(ast::name(slot(k), ast::ExprContext::Store), std::move(value));
-  }
   // Leave the clause of the state's level for `state` one level out.
   Step leave_clause(Point& p, std::size_t state) {
-    p.out.push_back(ast::assign(ast::name(state_, ast::ExprContext::Store), ast::integer(std::int64_t(state))));
+    p.out.push_back(set_state(state));
     p.out.push_back(ast::break_());
     return Step::Ended;
   }
@@ -857,9 +854,7 @@ class Dispatcher {
       ast::ExprPtr exit = awaited(ast::call(ast::name(slot(shape.size() - 7)),
                                             {ast::name(slot(top)), ast::name(slot(top - 1)), ast::name(slot(top - 2))}));
       const std::size_t after = state_of(p.st.block, p.next, shape.substr(0, shape.size() - 7), p.st.level - 1);
-      p.out.push_back(ast::if_(exit, {ast::assign(ast::name(state_, ast::ExprContext::Store),
-                                                  ast::integer(std::int64_t(after))),
-                                      ast::break_()}));
+      p.out.push_back(ast::if_(exit, {set_state(after), ast::break_()}));
       p.out.push_back(ast::raise_(ast::name(slot(top - 1))));
       return Step::Ended;
     }
@@ -996,8 +991,7 @@ class Dispatcher {
         const std::size_t body = state_of(fall(b), 0, shape + "v", st.level);
         const std::size_t done =
             exhausted_state(jump(b), row_.for_iter_exit_pops ? shape.substr(0, depth - 1) : shape, st.level);
-        ast::StmtList get{ast::assign(ast::name(slot(depth), ast::ExprContext::Store),
-                                      ast::call(ast::name("next"), {ast::name(slot(depth - 1))}))};
+        ast::StmtList get{store_slot(depth, ast::call(ast::name("next"), {ast::name(slot(depth - 1))}))};
         ast::ExceptHandler stop;
         stop.type = ast::name("StopIteration");
         stop.body = go_to(done);
@@ -1042,7 +1036,7 @@ class Dispatcher {
       body = ast::map_statements(body, [&](const ast::StmtPtr& st) -> ast::StmtPtr {
         auto j = assigned_state(st);
         if (!j || forward_[*j] == *j) return nullptr;
-        return ast::assign(ast::name(state_, ast::ExprContext::Store), ast::integer(std::int64_t(forward_[*j])));
+        return set_state(forward_[*j]);
       });
   }
   // The state `st` sets, when it is `_state = <k>`.
@@ -1092,9 +1086,6 @@ class Dispatcher {
     }
     if (covered.empty()) return ast::while_(ast::boolean(true), std::move(body));
     const std::string caught = caught_prefix_ + std::to_string(level);
-    auto store = [](const std::string& target, ast::ExprPtr value) {
-      return ast::assign(ast::name(target, ast::ExprContext::Store), std::move(value));
-    };
     ast::StmtList chain{ast::raise_()};  // built from the last arm up
     bool enters_clause = false;
     for (auto g = by_catch.rbegin(); g != by_catch.rend(); ++g) {
@@ -1115,14 +1106,14 @@ class Dispatcher {
           arm.push_back(ast::assign(ast::attribute(exc, "__traceback__", ast::ExprContext::Store), ast::name(pending_traceback_)));
         }
         if (c.triple) {
-          arm.push_back(store(slot(c.slot), ast::attribute(exc, "__traceback__")));
-          arm.push_back(store(slot(c.slot + 1), exc));
-          arm.push_back(store(slot(c.slot + 2), ast::call(ast::name("type"), {exc})));
+          arm.push_back(store_slot(c.slot, ast::attribute(exc, "__traceback__")));
+          arm.push_back(store_slot(c.slot + 1, exc));
+          arm.push_back(store_slot(c.slot + 2, ast::call(ast::name("type"), {exc})));
         } else {
-          arm.push_back(store(slot(c.slot), exc));
+          arm.push_back(store_slot(c.slot, exc));
         }
       }
-      arm.push_back(store(state_, ast::integer(std::int64_t(forward_[c.to]))));
+      arm.push_back(set_state(forward_[c.to]));
       if (c.escape) arm.push_back(ast::break_());
       else if (states_[c.to].level == level) arm.push_back(ast::continue_());
       else enters_clause = true;

@@ -1277,7 +1277,8 @@ ast::StmtList hoist_copied_returns(const ast::StmtList& body) {
       const std::string text = unparse(ast::StmtList{ret});
       ast::StmtList then = drop_return_copies(i->body, text);
       if (then.empty()) then.push_back(ast::pass());
-      out.push_back(ast::if_(i->test, std::move(then), drop_return_copies(i->orelse, text)));
+      out.push_back(
+          ast::make_stmt(ast::If{i->test, std::move(then), drop_return_copies(i->orelse, text), i->keep_else}, st->line));
       if (k + 1 == body.size()) out.push_back(ret);
       continue;
     }
@@ -1293,7 +1294,8 @@ ast::StmtList drop_return_copies(const ast::StmtList& arm, const std::string& re
   } else if (auto* i = out.back()->as<ast::If>()) {
     ast::StmtList then = drop_return_copies(i->body, ret);
     if (then.empty()) then.push_back(ast::pass());
-    out.back() = ast::if_(i->test, std::move(then), drop_return_copies(i->orelse, ret));
+    out.back() = ast::make_stmt(ast::If{i->test, std::move(then), drop_return_copies(i->orelse, ret), i->keep_else},
+                                out.back()->line);
   }
   return out;
 }

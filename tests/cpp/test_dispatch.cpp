@@ -3,6 +3,7 @@
 // it cannot lower keeps the comment-and-raise fallback.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,21 @@ std::string decompiled(const std::shared_ptr<CodeObject>& code) {
   code->flags = kCoOptimized | kCoNewLocals;
   code->consts = {make_object(NoneValue{}), make_object(IntValue{.small = 1, .digits = {}}), make_object(IntValue{.small = 3, .digits = {}})};
   return decompile_function(code, nullptr, nullptr, nullptr, *find_version(code->version_minor));
+}
+
+// `source` compiled by each Python of `versions` found here (the others are
+// skipped) and decompiled: a state machine holding each of `wanted`, with
+// no fallback.
+void expect_machine(std::initializer_list<const char*> versions, const char* source,
+                    std::initializer_list<const char*> wanted) {
+  for (const char* v : versions) {
+    auto data = unveil::testing::marshal_snippet(v, source);
+    if (data.empty()) continue;
+    const std::string out = decompile_marshal(data, std::stoi(std::string(v).substr(2)), "", {});
+    EXPECT_NE(out.find("# unveil: control flow rebuilt as a state machine"), std::string::npos) << v << "\n" << out;
+    for (const char* w : wanted) EXPECT_NE(out.find(w), std::string::npos) << w << " in " << v << "\n" << out;
+    EXPECT_EQ(out.find("could not decompile"), std::string::npos) << v << "\n" << out;
+  }
 }
 
 }  // namespace
@@ -98,16 +114,8 @@ TEST(Dispatch, StackValuesAndIteratorsAreSpilled) {
       "                continue\n"
       "            t += j\n"
       "    return t\n";
-  for (const char* v : {"3.11.7", "3.12.1", "3.13.0"}) {
-    auto data = unveil::testing::marshal_snippet(v, source);
-    if (data.empty()) continue;
-    const std::string out = decompile_marshal(data, std::stoi(std::string(v).substr(2)), "", {});
-    EXPECT_NE(out.find("# unveil: control flow rebuilt as a state machine"), std::string::npos) << v << "\n" << out;
-    EXPECT_NE(out.find("_s0 = iter(range(a))"), std::string::npos) << v << "\n" << out;
-    EXPECT_NE(out.find("_s1 = next(_s0)"), std::string::npos) << v << "\n" << out;
-    EXPECT_NE(out.find("except StopIteration:"), std::string::npos) << v << "\n" << out;
-    EXPECT_EQ(out.find("could not decompile"), std::string::npos) << v << "\n" << out;
-  }
+  expect_machine({"3.11.7", "3.12.1", "3.13.0"}, source,
+                 {"_s0 = iter(range(a))", "_s1 = next(_s0)", "except StopIteration:"});
 }
 
 // Exception regions become states too: here 3.8's `break` through a
@@ -149,17 +157,8 @@ TEST(Dispatch, HandlersRunInsideTheMachinesExceptClause) {
       "                continue\n"
       "            t += j\n"
       "    return t\n";
-  for (const char* v : {"3.11.7", "3.12.1", "3.13.0"}) {
-    auto data = unveil::testing::marshal_snippet(v, source);
-    if (data.empty()) continue;
-    const std::string out = decompile_marshal(data, std::stoi(std::string(v).substr(2)), "", {});
-    EXPECT_NE(out.find("# unveil: control flow rebuilt as a state machine"), std::string::npos) << v << "\n" << out;
-    EXPECT_NE(out.find("except BaseException as _e0:"), std::string::npos) << v << "\n" << out;
-    EXPECT_NE(out.find("except BaseException as _e1:"), std::string::npos) << v << "\n" << out;
-    EXPECT_NE(out.find("isinstance(_s"), std::string::npos) << v << "\n" << out;
-    EXPECT_NE(out.find("break"), std::string::npos) << v << "\n" << out;
-    EXPECT_EQ(out.find("could not decompile"), std::string::npos) << v << "\n" << out;
-  }
+  expect_machine({"3.11.7", "3.12.1", "3.13.0"}, source,
+                 {"except BaseException as _e0:", "except BaseException as _e1:", "isinstance(_s", "break"});
 }
 
 // except* (CHECK_EG_MATCH) is refused: the raising fallback stays.
@@ -184,14 +183,5 @@ TEST(Dispatch, AwaitAndAsyncWithBecomeStates) {
       "            if i * j > 6:\n                return t\n            while j < 3:\n                j += 1\n"
       "                if j == 2:\n                    break\n            else:\n                continue\n"
       "            async with m() as c:\n                t += await g(j)\n    return t\n";
-  for (const char* v : {"3.8.18", "3.11.7", "3.12.1", "3.13.0"}) {
-    auto data = unveil::testing::marshal_snippet(v, source);
-    if (data.empty()) continue;
-    const std::string out = decompile_marshal(data, std::stoi(std::string(v).substr(2)), "", {});
-    EXPECT_NE(out.find("# unveil: control flow rebuilt as a state machine"), std::string::npos) << v << "\n" << out;
-    EXPECT_NE(out.find("await g(j)"), std::string::npos) << v << "\n" << out;
-    EXPECT_NE(out.find(".__aexit__.__get__("), std::string::npos) << v << "\n" << out;
-    EXPECT_NE(out.find(".__aenter__("), std::string::npos) << v << "\n" << out;
-    EXPECT_EQ(out.find("could not decompile"), std::string::npos) << v << "\n" << out;
-  }
+  expect_machine({"3.8.18", "3.11.7", "3.12.1", "3.13.0"}, source, {"await g(j)", ".__aexit__.__get__(", ".__aenter__("});
 }
