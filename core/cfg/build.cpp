@@ -43,11 +43,11 @@ GraphBuilder::GraphBuilder(const DecodedCode& code) : code_(code), at_unit_(scra
   const auto& ins = code.instructions;
   const std::size_t units = ins.empty() ? 0 : ins.back().end_offset / 2;
   at_unit_.resize(units + 1);
-  auto next = static_cast<std::uint32_t>(ins.size());
-  for (std::size_t u = units + 1; u-- > 0;) {
-    while (next > 0 && ins[next - 1].offset >= 2 * u) --next;
-    at_unit_[u] = next;
-  }
+  // Units up to an instruction's own belong to it (offsets are even and ascend).
+  auto unit = at_unit_.begin();
+  for (std::uint32_t i = 0; i < ins.size(); ++i)
+    unit = std::fill_n(unit, ins[i].offset / 2 + 1 - (unit - at_unit_.begin()), i);
+  std::fill(unit, at_unit_.end(), static_cast<std::uint32_t>(ins.size()));
 }
 
 Graph GraphBuilder::build() {

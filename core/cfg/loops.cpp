@@ -151,8 +151,6 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
   LoopForest f;
   f.filter_ = dom.filter();
   const std::size_t n = graph.size();
-  f.innermost_.assign(n, kNoLoop);
-  f.header_of_.assign(n, kNoLoop);
 
   // Back edges and, per header, its latches (a run of `back` once sorted).
   Scratch& s = scratch();
@@ -160,6 +158,9 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
   is_back.assign(graph.edges().size(), false);
   std::vector<std::pair<BlockId, BlockId>>& back = s.back;
   back.clear();
+  // Whether some other edge goes up in block order: without one the rest of
+  // the graph is acyclic, and the search for irreducible regions is skipped.
+  bool upward = false;
   for (std::uint32_t e = 0; e < graph.edges().size(); ++e) {
     const Edge& edge = graph.edges()[e];
     if (!f.filter_.accepts(edge.kind) || !dom.contains(edge.from)) continue;
@@ -167,6 +168,8 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
       is_back[e] = true;
       f.back_edges_.push_back(e);
       back.emplace_back(edge.to, edge.from);
+    } else if (edge.to <= edge.from) {
+      upward = true;
     }
   }
   std::sort(back.begin(), back.end());
@@ -178,7 +181,10 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
   }
 
   // No back edge, no loop (most functions): skip the walk and its per-block tables.
+  // (Without loops the per-block tables stay empty: their lookups answer kNoLoop.)
   if (!f.back_edges_.empty()) {
+    f.innermost_.assign(n, kNoLoop);
+    f.header_of_.assign(n, kNoLoop);
     // Headers innermost first (reverse preorder). Walking back from the latches
     // gathers the blocks whose innermost loop this is; an already-found inner
     // loop is met as its (collapsed) header and becomes a child.
@@ -262,6 +268,7 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
   }
 
   // What is still cyclic without the back edges has no dominating header.
+  if (!upward) return f;
   for (auto& component : cyclic_components(graph, dom, is_back)) {
     IrreducibleRegion region;
     std::sort(component.begin(), component.end());
