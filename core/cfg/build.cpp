@@ -27,6 +27,9 @@ bool ends_block(const FlowInfo& f) {
 // builds a graph, most of a few blocks, and allocating these each time cost
 // more than filling them. (No build starts inside another.)
 struct Scratch {
+  std::vector<PendingSuccessors> pending;
+  std::vector<ExceptionTableEntry> table;
+  std::vector<BlockId> block_of_instruction;
   std::vector<std::uint32_t> at_unit;
   std::vector<bool> leader;
   std::vector<std::uint32_t> pred_count, start, fill;
@@ -37,7 +40,13 @@ Scratch& scratch() { return per_thread<Scratch>(); }
 
 }  // namespace
 
-GraphBuilder::GraphBuilder(const DecodedCode& code) : code_(code), at_unit_(scratch().at_unit) {
+GraphBuilder::GraphBuilder(const DecodedCode& code)
+    : code_(code),
+      pending_(scratch().pending),
+      table_(scratch().table),
+      block_of_instruction_(scratch().block_of_instruction),
+      at_unit_(scratch().at_unit) {
+  table_.clear();
   if (code.traits == nullptr) throw Error(ErrorKind::Decode, "cfg: decoded code has no version");
   graph_.code_ = &code;
   const auto& ins = code.instructions;

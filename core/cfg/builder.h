@@ -54,17 +54,17 @@ class GraphBuilder {
   // after `offset` (instructions.size() if none).
   std::size_t instruction_at_or_after(std::uint32_t offset) const;
 
+  // The working arrays below are storage kept between builds (see build.cpp).
   const DecodedCode& code_;
   Graph graph_;
-  std::vector<PendingSuccessors> pending_;
+  std::vector<PendingSuccessors>& pending_;
   // 3.11+: the exception table sorted by start, with the holes closed that
   // only jumps sit in (normalise_exception_table).
-  std::vector<ExceptionTableEntry> table_;
+  std::vector<ExceptionTableEntry>& table_;
   // Instruction index -> block (EXTENDED_ARG prefixes included).
-  std::vector<BlockId> block_of_instruction_;
+  std::vector<BlockId>& block_of_instruction_;
   // Code unit u -> index of the first instruction at byte 2u or later: every
   // jump target is looked up, and a search per target grew with the code.
-  // (Storage kept between builds, see build.cpp.)
   std::vector<std::uint32_t>& at_unit_;
 };
 

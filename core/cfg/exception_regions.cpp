@@ -72,11 +72,12 @@ void GraphBuilder::normalise_exception_table() {
   // matter; closing the hole keeps a test's value and its jump in one block.
   const auto& ins = code_.instructions;
   const std::uint8_t ext = code_.traits->extended_arg;
-  std::vector<ExceptionTableEntry> merged;
-  merged.reserve(table_.size());
-  for (const ExceptionTableEntry& e : table_) {
-    if (!merged.empty()) {
-      ExceptionTableEntry& prev = merged.back();
+  // Merged in place: the kept entries are a prefix of the table.
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < table_.size(); ++k) {
+    const ExceptionTableEntry e = table_[k];
+    if (kept > 0) {
+      ExceptionTableEntry& prev = table_[kept - 1];
       const bool same = prev.target == e.target && prev.depth == e.depth && prev.lasti == e.lasti;
       bool only_jumps = same;
       for (std::size_t i = instruction_at_or_after(prev.end + 2);
@@ -91,9 +92,9 @@ void GraphBuilder::normalise_exception_table() {
         continue;
       }
     }
-    merged.push_back(e);
+    table_[kept++] = e;
   }
-  table_ = std::move(merged);
+  table_.resize(kept);
 }
 
 void GraphBuilder::assign_handlers_from_table() {
