@@ -9,8 +9,10 @@
 // PyMarshal_WriteObjectToString: Python.h leaves marshal.h out.
 #include <marshal.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -410,6 +412,25 @@ class LiveReader {
   int depth_ = 0;
 };
 
+// str.isidentifier(): for the all-ASCII names of nearly every code object
+// checked here directly (its XID classes are, in ASCII, letters and `_` to
+// start and also digits after), as the interpreter's per-character Unicode
+// lookups cost more than the rest of the call's Python-side work.
+int is_identifier(PyObject* s) {
+#if PY_VERSION_HEX < 0x030C0000
+  const bool ready = PyUnicode_Check(s) && PyUnicode_IS_READY(s);
+#else
+  const bool ready = PyUnicode_Check(s);  // (every str is, from 3.12 on)
+#endif
+  if (!ready || !PyUnicode_IS_ASCII(s)) return PyUnicode_IsIdentifier(s);
+  const std::string_view name(reinterpret_cast<const char*>(PyUnicode_1BYTE_DATA(s)),
+                              std::size_t(PyUnicode_GET_LENGTH(s)));
+  auto start = [](char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_'; };
+  if (name.empty() || !start(name.front())) return 0;
+  return std::all_of(name.begin() + 1, name.end(),
+                     [&](char ch) { return start(ch) || (ch >= '0' && ch <= '9'); });
+}
+
 // unveil.decompile of a live code object in one call: the same marshal bytes
 // unveil._live writes (`code`, or `(code, defaults, kwdefaults, annotations)`
 // for a def), made with the C API so that the common case spends no time in
@@ -419,9 +440,9 @@ nb::object decompile_live(nb::handle code, nb::handle fn) {
   if (!PyCode_Check(code.ptr())) throw nb::type_error("decompile_live: expected a code object");
   auto* c = reinterpret_cast<PyCodeObject*>(code.ptr());
   // unveil._live.is_function_code: CO_OPTIMIZED and an identifier for a name.
-  const int is_identifier = PyUnicode_IsIdentifier(c->co_name);
-  if (is_identifier < 0) throw nb::python_error();
-  const bool function = (c->co_flags & CO_OPTIMIZED) && is_identifier;
+  const int identifier = is_identifier(c->co_name);
+  if (identifier < 0) throw nb::python_error();
+  const bool function = (c->co_flags & CO_OPTIMIZED) && identifier;
 
   const VersionTraits& version = version_or_throw(PY_MINOR_VERSION);
   nb::object defaults = nb::none(), kwdefaults = nb::none(), annotations = nb::none();
