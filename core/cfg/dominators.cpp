@@ -283,7 +283,7 @@ struct DominatorBuilder {
 
     // The tree's id arrays, in the order of DominatorTree::Part.
     const std::size_t sizes[DominatorTree::kParts] = {
-        n, order.size(), n + 1, count[n], view.pred.start.size(), view.pred.items.size(), view.forced.size()};
+        2 * std::size_t{n}, n, order.size(), n + 1, count[n], view.pred.start.size(), view.pred.items.size(), view.forced.size()};
     t.starts_[0] = 0;
     for (std::size_t k = 0; k < DominatorTree::kParts; ++k)
       t.starts_[k + 1] = t.starts_[k] + static_cast<std::uint32_t>(sizes[k]);
@@ -301,20 +301,21 @@ struct DominatorBuilder {
     for (BlockId b = 0; b < n; ++b) {
       if (idom[b] != kNone && b != view.root) child_items[fill[idom[b]]++] = b;
     }
-    t.number_.assign(n, {kNone, kNone});
+    const auto numbers = part(DominatorTree::kNumbers);  // pre at 2 * id, post at 2 * id + 1
+    std::fill_n(numbers, 2 * std::size_t{n}, kNone);
     std::uint32_t pre = 0, postn = 0;
     DfsStack& stack = s.stack;
     stack.assign(1, {view.root, 0});
-    t.number_[view.root].pre = pre++;
+    numbers[2 * view.root] = pre++;
     while (!stack.empty()) {
       auto& [node, next] = stack.back();
       const std::uint32_t end = count[node + 1] - count[node];
       if (next < end) {
         const BlockId c = child_items[count[node] + next++];
-        t.number_[c].pre = pre++;
+        numbers[2 * c] = pre++;
         stack.emplace_back(c, 0);
       } else {
-        t.number_[node].post = postn++;
+        numbers[2 * node + 1] = postn++;
         stack.pop_back();
       }
     }

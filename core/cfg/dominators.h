@@ -43,14 +43,14 @@ class DominatorTree {
   std::size_t node_count() const noexcept { return nodes_; }
 
   // Whether the block is in the tree (reachable from the root).
-  bool contains(BlockId id) const noexcept { return id < nodes_ && number_[id].pre != kNoBlock; }
+  bool contains(BlockId id) const noexcept { return id < nodes_ && pre(id) != kNoBlock; }
   // The immediate (post-)dominator; kNoBlock for the root and for blocks not in the tree.
   BlockId idom(BlockId id) const noexcept;
   // Reflexive; false when either block is not in the tree. O(1), and inline:
   // the structurer asks it in most of its decisions.
   bool dominates(BlockId a, BlockId b) const noexcept {
     if (!contains(a) || !contains(b)) return false;
-    return number_[a].pre <= number_[b].pre && number_[b].post <= number_[a].post;
+    return pre(a) <= pre(b) && post(b) <= post(a);
   }
   bool strictly_dominates(BlockId a, BlockId b) const noexcept { return a != b && dominates(a, b); }
   // Children in the tree, in increasing id order.
@@ -71,15 +71,13 @@ class DominatorTree {
   EdgeFilter filter_;
   BlockId root_ = 0;
   std::uint32_t nodes_ = 0;  // blocks plus the virtual exit, if any
-  // Tree DFS numbering, kNoBlock if absent; side by side, as dominates() reads both.
-  struct Numbers {
-    std::uint32_t pre, post;
-  };
-  std::vector<Numbers> number_;
   // The id arrays, one after another in one allocation (a decompile builds
   // two trees per code object, mostly of a few blocks: a vector each was
   // most of a small tree's cost). part(k) is ids_[starts_[k], starts_[k + 1]).
   enum Part : std::size_t {
+    // Tree DFS numbering, pre and post side by side per node (dominates()
+    // reads both), kNoBlock if absent. First, so that it starts at ids_[0].
+    kNumbers,
     kIdom,         // root: itself; not in tree: kNoBlock
     kOrder,        // reverse post-order
     kChildStart,   // children of n: child items [start[n], start[n + 1])
@@ -91,6 +89,8 @@ class DominatorTree {
   };
   std::vector<BlockId> ids_;
   std::uint32_t starts_[kParts + 1] = {};
+  std::uint32_t pre(BlockId id) const noexcept { return ids_[2 * std::size_t{id}]; }
+  std::uint32_t post(BlockId id) const noexcept { return ids_[2 * std::size_t{id} + 1]; }
   std::span<const BlockId> part(Part k) const noexcept {
     return std::span<const BlockId>(ids_).subspan(starts_[k], starts_[k + 1] - starts_[k]);
   }
