@@ -324,8 +324,9 @@ class LiveReader {
     if (!code_bytes.is_valid()) throw nb::python_error();
     co.code = byte_string(code_bytes.ptr());
     co.localsplusnames = strs(c->co_localsplusnames);
-    const std::string kinds = byte_string(c->co_localspluskinds);
-    co.localspluskinds.assign(kinds.begin(), kinds.end());
+    if (!PyBytes_CheckExact(c->co_localspluskinds)) throw NotConvertible{};
+    const auto* kinds = reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(c->co_localspluskinds));
+    co.localspluskinds.assign(kinds, kinds + PyBytes_GET_SIZE(c->co_localspluskinds));
     co.qualname = text(c->co_qualname);
     co.linetable = byte_string(c->co_linetable);
     co.exceptiontable = byte_string(c->co_exceptiontable);

@@ -12,6 +12,7 @@
 #include "decode/exception_table.h"
 #include "decode/line_table.h"
 #include "support/error.h"
+#include "support/tls.h"
 
 namespace unveil {
 namespace {
@@ -95,17 +96,21 @@ std::vector<Instruction> split_instructions(const std::string& bytes,
 
 // For every code unit, the index of the non-EXTENDED_ARG instruction that owns
 // it (its prefixes, its opcode and its caches all belong to it).
-std::vector<std::uint32_t> unit_owners(const std::vector<Instruction>& instructions,
-                                       std::size_t size, std::uint8_t extended_arg) {
-  std::vector<std::uint32_t> owners(size / 2, 0);
+void unit_owners(const std::vector<Instruction>& instructions, std::size_t size,
+                 std::uint8_t extended_arg, std::vector<std::uint32_t>& owners) {
+  owners.assign(size / 2, 0);
   for (std::size_t i = 0; i < instructions.size(); ++i) {
     const Instruction& ins = instructions[i];
     if (ins.opcode == extended_arg) continue;
     std::fill(owners.begin() + ins.start_offset / 2, owners.begin() + ins.end_offset / 2,
               static_cast<std::uint32_t>(i));
   }
-  return owners;
 }
+
+// unit_owners()'s storage, per thread. (No decode starts inside another.)
+struct OwnersScratch {
+  std::vector<std::uint32_t> owners;
+};
 
 // Why `target` (inside the code) is not where an instruction starts, or "".
 std::string misplaced_target(std::uint32_t target, const std::vector<Instruction>& instructions,
@@ -125,7 +130,7 @@ void resolve_jumps(std::vector<Instruction>& instructions, std::size_t size,
                    [](const Instruction& ins) { return ins.info->jump != JumpKind::None; })) {
     return;
   }
-  if (owners.empty()) owners = unit_owners(instructions, size, version.extended_arg);
+  if (owners.empty()) unit_owners(instructions, size, version.extended_arg, owners);
   for (Instruction& ins : instructions) {
     const std::int64_t distance = std::int64_t{ins.arg} * version.jump_unit;
     std::int64_t target = 0;
@@ -160,7 +165,7 @@ void resolve_jumps(std::vector<Instruction>& instructions, std::size_t size,
 void check_handlers(const DecodedCode& out, std::size_t size,
                     std::vector<std::uint32_t>& owners) {
   if (out.exception_table.empty()) return;
-  if (owners.empty()) owners = unit_owners(out.instructions, size, out.traits->extended_arg);
+  if (owners.empty()) unit_owners(out.instructions, size, out.traits->extended_arg, owners);
   for (const ExceptionTableEntry& entry : out.exception_table) {
     if (entry.target >= size || entry.target % 2 != 0) {
       throw Error(ErrorKind::Decode,
@@ -195,7 +200,9 @@ DecodedCode decode(std::shared_ptr<const CodeObject> code, const VersionTraits& 
   DecodedCode out;
   out.traits = &version;
   out.instructions = split_instructions(bytes, version);
-  std::vector<std::uint32_t> owners;
+  // Storage kept between decodes (most code has jumps: an allocation each); empty = not computed yet.
+  std::vector<std::uint32_t>& owners = per_thread<OwnersScratch>().owners;
+  owners.clear();
   resolve_jumps(out.instructions, size, version, owners);
   if (version.has_exception_table()) {
     out.exception_table = decode_exception_table(code->exceptiontable, size);
