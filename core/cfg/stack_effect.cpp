@@ -167,7 +167,11 @@ struct Count {
       case Term::Bit0: extra = oparg & 1u; break;
       case Term::Bit2: extra = (oparg >> 2) & 1u; break;
       case Term::UnpackEx: extra = (oparg & 0xffu) + (oparg >> 8); break;
-      case Term::FunctionFlags: extra = std::popcount(oparg & 0xfu); break;
+      // (Bit by bit, not std::popcount: without a popcnt instruction in the
+      // target that is a library call, and it made every lookup spill registers.)
+      case Term::FunctionFlags:
+        extra = (oparg & 1u) + ((oparg >> 1) & 1u) + ((oparg >> 2) & 1u) + ((oparg >> 3) & 1u);
+        break;
       case Term::SliceStep: extra = oparg == 3 ? 1 : 0; break;
     }
     return base + std::int64_t{per_arg} * oparg + extra;
