@@ -88,17 +88,15 @@ const FlowEntry* find_flow(std::string_view name) noexcept {
   return it == kFlowTable.end() ? nullptr : &*it;
 }
 
+}  // namespace
+
 // The same table indexed by Op: one load per opcode instead of a scan of names.
-constexpr auto kFlowByOp = [] {
+constinit const std::array<FlowInfo, kOpCount> detail::kFlowByOp = [] {
   std::array<FlowInfo, kOpCount> table{};
   for (const FlowEntry& e : kFlowTable)
     if (const Op op = op_named(e.name); op != Op::Unknown) table[static_cast<std::size_t>(op)] = e.info;
   return table;
 }();
-
-}  // namespace
-
-FlowInfo flow_of(Op op) noexcept { return kFlowByOp[static_cast<std::size_t>(op)]; }
 
 FlowInfo flow_of(std::string_view opname) noexcept {
   const FlowEntry* entry = find_flow(opname);

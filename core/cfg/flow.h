@@ -5,6 +5,8 @@
 // opname that is not listed falls through to the next instruction.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -46,8 +48,13 @@ struct FlowInfo {
 
 // The flow of `opname`; Normal/None for names not in the table.
 FlowInfo flow_of(std::string_view opname) noexcept;
-// The same by Op (OpcodeInfo::op, Instruction::op()): a table load.
-FlowInfo flow_of(Op op) noexcept;
+namespace detail {
+// flow_of(Op)'s table (flow.cpp).
+extern const std::array<FlowInfo, kOpCount> kFlowByOp;
+}  // namespace detail
+// The same by Op (OpcodeInfo::op, Instruction::op()): a table load, inline as
+// the CFG builder asks it per instruction.
+inline FlowInfo flow_of(Op op) noexcept { return detail::kFlowByOp[static_cast<std::size_t>(op)]; }
 
 // True for every name the flow table lists (for the completeness test).
 bool flow_listed(std::string_view opname) noexcept;
