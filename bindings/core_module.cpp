@@ -258,13 +258,22 @@ void count_tree(const std::shared_ptr<const CodeObject>& code, const VersionTrai
 // marshal.dumps of it, for the values code objects hold. Anything this cannot
 // build exactly like that throws NotConvertible and the caller marshals
 // instead: ints beyond 64 bits, sets and frozensets (marshal writes 3.11+ sets
-// in its own sorted order), strs with lone surrogates, deep nesting, and every
-// value marshal would refuse.
+// in its own sorted order), strs with lone surrogates, deep nesting, and
+// (unless placeholders are on) every value marshal would refuse.
+//
+// With placeholders on, a value marshal refuses (Dynamo's classes, dtypes,
+// functions; a class in an annotation) becomes the PlaceholderValue that
+// unveil._live's substitution gives it, named by unveil._live.describe, in
+// the same order: that path marshals the whole code three times and walks it
+// in Python, which cost Dynamo's code more than decompiling it.
 struct NotConvertible {};
 
 class LiveReader {
  public:
-  explicit LiveReader(const VersionTraits& version) : version_(version) {}
+  // `placeholders`: the names of the placeholders made so far, or null to
+  // throw NotConvertible for every value marshal refuses.
+  LiveReader(const VersionTraits& version, std::vector<std::string>* placeholders)
+      : version_(version), placeholders_(placeholders) {}
 
   ObjectRef object(PyObject* o) {
     if (o == Py_None) return none();
@@ -287,16 +296,24 @@ class LiveReader {
       return make_object(ComplexValue{PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)});
     if (o == Py_Ellipsis) return make_object(EllipsisValue{});
     if (o == PyExc_StopIteration) return make_object(StopIterationValue{});
-    if (PyList_CheckExact(o)) return make_object(ListValue{items(o)});
-    if (PyDict_CheckExact(o)) {
-      Nested nested(depth_);
-      DictValue d;
-      Py_ssize_t pos = 0;
-      PyObject *key, *value;
-      while (PyDict_Next(o, &pos, &key, &value)) d.items.emplace_back(object(key), object(value));
-      return make_object(std::move(d));
-    }
+    // The substitution replaces a list or dict that marshal refuses whole,
+    // never an item inside it (only tuples are walked into).
+    if (PyList_CheckExact(o))
+      return placeholders_ && !marshallable(o) ? placeholder(o) : make_object(ListValue{items(o)});
+    if (PyDict_CheckExact(o)) return placeholders_ && !marshallable(o) ? placeholder(o) : dict(o);
+    if (placeholders_ && !marshallable(o)) return placeholder(o);
     throw NotConvertible{};
+  }
+
+  // A dict whose values are substituted one by one (a function's keyword-only
+  // defaults and annotations, as unveil._live.marshal_function does).
+  ObjectRef dict(PyObject* o) {
+    Nested nested(depth_);
+    DictValue d;
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(o, &pos, &key, &value)) d.items.emplace_back(object(key), object(value));
+    return make_object(std::move(d));
   }
 
   // The fields marshal writes for this version, through the reader's own
@@ -347,6 +364,24 @@ class LiveReader {
   }
 
  private:
+  // unveil._live._can_marshal, through the C API.
+  static bool marshallable(PyObject* o) {
+    PyObject* data = PyMarshal_WriteObjectToString(o, Py_MARSHAL_VERSION);
+    if (data) {
+      Py_DECREF(data);
+      return true;
+    }
+    if (!PyErr_ExceptionMatches(PyExc_ValueError)) throw nb::python_error();
+    PyErr_Clear();
+    return false;
+  }
+
+  ObjectRef placeholder(PyObject* o) {
+    nb::object name = nb::module_::import_("unveil._live").attr("describe")(nb::handle(o));
+    placeholders_->push_back(nb::cast<std::string>(name));
+    return make_object(PlaceholderValue{placeholders_->back(), placeholders_->size() - 1});
+  }
+
   // Keeps within the marshal reader's nesting limit (MarshalOptions::max_depth)
   // with room to spare: deeper values take the marshal path and its error.
   class Nested {
@@ -410,6 +445,7 @@ class LiveReader {
   }
 
   const VersionTraits& version_;
+  std::vector<std::string>* placeholders_;
   int depth_ = 0;
 };
 
@@ -435,9 +471,11 @@ int is_identifier(PyObject* s) {
 // unveil.decompile of a live code object in one call: the same marshal bytes
 // unveil._live writes (`code`, or `(code, defaults, kwdefaults, annotations)`
 // for a def), made with the C API so that the common case spends no time in
-// Python-level wrappers. None when marshal refuses a constant (Dynamo's
-// classes, dtypes...): the Python side then substitutes placeholders.
-nb::object decompile_live(nb::handle code, nb::handle fn) {
+// Python-level wrappers. Values marshal refuses (Dynamo's classes, dtypes...)
+// become placeholders when `placeholders` is set; else, or when such a value
+// sits beside one only marshal can write (a set, a big int), the result is
+// None and the Python side substitutes them.
+nb::object decompile_live(nb::handle code, nb::handle fn, bool placeholders) {
   if (!PyCode_Check(code.ptr())) throw nb::type_error("decompile_live: expected a code object");
   auto* c = reinterpret_cast<PyCodeObject*>(code.ptr());
   // unveil._live.is_function_code: CO_OPTIMIZED and an identifier for a name.
@@ -470,11 +508,18 @@ nb::object decompile_live(nb::handle code, nb::handle fn) {
   }
   // Read straight from the objects when they hold nothing unusual...
   try {
-    LiveReader reader(version);
+    std::vector<std::string> placeholder_names;
+    LiveReader reader(version, placeholders ? &placeholder_names : nullptr);
     std::shared_ptr<const CodeObject> tree = reader.code(c);
     if (!function) return nb::cast(decompile_to_source(std::move(tree), version));
-    auto value = [&](const nb::object& o) { return o.is_none() ? ObjectRef() : reader.object(o.ptr()); };
-    ObjectRef d = value(defaults), k = value(kwdefaults), a = value(annotations);
+    // In marshal_function's order: defaults (a tuple), then the two dicts item by item.
+    // (A tuple or dict subclass is marshal's to refuse: the Python path then copies it.)
+    if ((!defaults.is_none() && !PyTuple_CheckExact(defaults.ptr())) ||
+        (!kwdefaults.is_none() && !PyDict_CheckExact(kwdefaults.ptr())))
+      throw NotConvertible{};
+    ObjectRef d = defaults.is_none() ? ObjectRef() : reader.object(defaults.ptr());
+    ObjectRef k = kwdefaults.is_none() ? ObjectRef() : reader.dict(kwdefaults.ptr());
+    ObjectRef a = annotations.is_none() ? ObjectRef() : reader.dict(annotations.ptr());
     return nb::cast(decompile_function(std::move(tree), d, k, a, version));
   } catch (const NotConvertible&) {
   }
@@ -593,8 +638,10 @@ NB_MODULE(_core, m) {
       nb::arg("placeholder_names") = std::vector<std::string>{},
       "Decompile a marshalled (code, defaults, kwdefaults, annotations) tuple to a def.");
   m.def("decompile_live", &decompile_live, nb::arg("code"), nb::arg("function").none(),
-        "unveil.decompile of a code object (and its function, or None) without placeholders: "
-        "None when marshal refuses one of its constants.");
+        nb::arg("placeholders") = false,
+        "unveil.decompile of a code object (and its function, or None); with placeholders, "
+        "constants marshal refuses become named placeholders as unveil._live makes them. "
+        "None when it cannot be read without unveil._live's substitution.");
   m.def(
       "decompile_pyc", [](const nb::bytes& data) { return decompile_pyc(as_span(data)); },
       nb::arg("data"), "Decompile a .pyc file (its bytes) to Python source.");

@@ -77,17 +77,19 @@ def decompile(obj: Any, *, verify: bool = False) -> str:
     Code whose constants are not literals (Dynamo's) cannot verify equal: the
     source names those objects, and the warning says so.
     """
+    # Read and decompiled in one call, constants that are not literals as named
+    # placeholders; None when only unveil._live's substitution can read it.
+    # (verify needs the placeholders' names, which the marshal path returns.)
     if type(obj) is CodeType:  # the common case, kept short: this is per-call cost
         if not verify:
-            text = _core.decompile_live(obj, None)
+            text = _core.decompile_live(obj, None, True)
             if text is not None:
                 return text
         code, fn = obj, None
     else:
         code = code_of(obj)
         fn = function_of(obj) if is_function_code(code) else None
-    # Marshalled and decompiled in one call; None when a constant needs a placeholder.
-    text = _core.decompile_live(code, fn)
+    text = _core.decompile_live(code, fn, not verify)
     placeholder_names: List[str] = []
     if text is None:
         if is_function_code(code):

@@ -38,7 +38,7 @@ def describe(obj: Any) -> str:
 
 
 def _can_marshal(value: Any) -> bool:
-    if isinstance(value, _MARSHALLABLE_ATOMS) or value is StopIteration:
+    if type(value) in _MARSHALLABLE_ATOMS or value is StopIteration:  # a subclass is marshal's to refuse
         return True
     try:
         marshal.dumps(value)

@@ -75,3 +75,52 @@ def test_placeholder_values_resolve_by_index():
     value = loads[0][5]
     assert isinstance(value, _core.PlaceholderRef)
     assert value.name.endswith("Model") and value.index == 0
+
+
+def _substituted(code, fn=None):
+    """unveil._live's path: placeholders substituted in Python, then marshalled."""
+    from unveil._live import is_function_code, marshal_code, marshal_function
+
+    if is_function_code(code):
+        m = marshal_function(code, fn)
+        return _core.decompile_function_marshal(m.data, m.minor, m.placeholder_prefix, m.placeholder_names)
+    m = marshal_code(code)
+    return _core.decompile_marshal(m.data, m.minor, m.placeholder_prefix, m.placeholder_names)
+
+
+def _returns(*values):
+    """A module-level code object that returns a tuple of `values` (each a constant)."""
+    template = compile("x = (1, 'A', ('B', 2), 'C', 'D')", "<placeholders>", "exec")
+    swap = dict(zip("ABCD", values))
+    return template.replace(co_consts=tuple(_swap(c, swap) for c in template.co_consts))
+
+
+def _swap(const, swap):
+    if type(const) is tuple:
+        return tuple(_swap(c, swap) for c in const)
+    return swap.get(const, const) if isinstance(const, str) else const
+
+
+def test_live_placeholders_match_the_substitution_path(monkeypatch):
+    import unveil._live as live
+
+    def annotated(x: int, *, y: Model = None) -> list:
+        return [x, y]
+
+    cases = [
+        (_returns(Model, len, [Model], {"k": Model}), None),  # a class, a builtin, refused list and dict whole
+        (_returns(Model, frozenset({1}), 10**30, "s"), None),  # beside values only marshal writes
+        (annotated.__code__, annotated),  # classes in annotations and keyword-only defaults
+    ]
+    for code, fn in cases:
+        expected = _substituted(code, fn)
+        assert unveil.decompile(fn or code) == expected
+    # The first and last never reach Python's substitution: the core made their placeholders.
+    def no_substitution(*args):
+        raise AssertionError("placeholders were substituted in Python")
+
+    monkeypatch.setattr(live, "_Substituter", no_substitution)
+    monkeypatch.setattr(unveil, "marshal_function", no_substitution)
+    monkeypatch.setattr(unveil, "marshal_code", no_substitution)
+    assert "test_live.Model" in unveil.decompile(cases[0][0])
+    assert unveil.decompile(annotated).startswith("def annotated(x: int, *, y: test_live.Model = None) -> list:")
