@@ -1881,7 +1881,8 @@ bool parallel_store(State& s) {
   return true;
 }
 
-// Control transfer at the end of a block.
+// Control transfer at the end of a block (the ops that end in TK::Branch are
+// listed again in Lifter::may_branch).
 bool terminate(State& s) {
   // A switch on Op: this runs for every instruction lifted, and comparing
   // names cost a dozen string compares each time.
@@ -1970,6 +1971,30 @@ const std::array<Handler, kOpCount>& handlers_by_op() {
 }
 
 }  // namespace
+
+bool Lifter::may_branch(std::span<const Instruction> ins) {
+  // The instructions terminate() ends in TK::Branch.
+  return std::any_of(ins.begin(), ins.end(), [](const Instruction& i) {
+    switch (i.op()) {
+      case Op::POP_JUMP_IF_FALSE:
+      case Op::POP_JUMP_FORWARD_IF_FALSE:
+      case Op::POP_JUMP_BACKWARD_IF_FALSE:
+      case Op::POP_JUMP_IF_TRUE:
+      case Op::POP_JUMP_FORWARD_IF_TRUE:
+      case Op::POP_JUMP_BACKWARD_IF_TRUE:
+      case Op::POP_JUMP_IF_NONE:
+      case Op::POP_JUMP_FORWARD_IF_NONE:
+      case Op::POP_JUMP_BACKWARD_IF_NONE:
+      case Op::POP_JUMP_IF_NOT_NONE:
+      case Op::POP_JUMP_FORWARD_IF_NOT_NONE:
+      case Op::POP_JUMP_BACKWARD_IF_NOT_NONE:
+      case Op::JUMP_IF_NOT_EXC_MATCH:
+        return true;
+      default:
+        return false;
+    }
+  });
+}
 
 const ExprPtr& Lifter::assertion_error() {
   static const ExprPtr e = [] {

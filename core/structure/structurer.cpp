@@ -1676,6 +1676,7 @@ std::optional<Structurer::Cond> Structurer::pure_condition(BlockId b, const lift
                  fall_successor(e.from) != kNoBlock;
   });
   if (preds != 1 && !from_chain) return std::nullopt;
+  if (!lift::Lifter::may_branch(graph_.instructions(b))) return std::nullopt;
   std::shared_ptr<const lift::BlockEffect> lifted;
   try {
     lifted = lifter_.effect(graph_, b, stack);
@@ -1702,6 +1703,7 @@ std::optional<Structurer::Cond> Structurer::chained_link(BlockId b, const lift::
   if (!in_current_loop(b) || !same_region_as_chain(b) ||
       (!context_.empty() && (context_.back().continues_at(b) || b == context_.back().follow)))
     return std::nullopt;
+  if (!lift::Lifter::may_branch(graph_.instructions(b))) return std::nullopt;
   std::shared_ptr<const lift::BlockEffect> lifted;
   try {
     lifted = lifter_.effect(graph_, b, stack);
