@@ -691,18 +691,17 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
         break;
       }
       case TK::Branch:
-      case TK::KeepBranch:
-        {
-          // Statements of this block stay; the value its branch computes may be one expression.
-          BlockId next = kNoBlock;
-          if (eff.term.kind == TK::Branch && try_exit_tail_value(b, eff, out)) {
-            out.open = false;
-            return out;
-          }
-          if (try_value_branch(b, eff, stop, out, next)) {
-            b = next;
-            break;
-          }
+      case TK::KeepBranch: {
+        // Statements of this block stay; the value its branch computes may be one expression.
+        if (eff.term.kind == TK::Branch && try_exit_tail_value(b, eff, out)) {
+          out.open = false;
+          return out;
+        }
+        BlockId next = kNoBlock;
+        std::optional<BlockId> arms_follow;  // where the arms meet, if the try found it
+        if (try_value_branch(b, eff, stop, out, next, arms_follow)) {
+          b = next;
+          break;
         }
         if (eff.term.kind == TK::KeepBranch) {
           b = structure_keep(b, eff, stop, out, false);
@@ -713,8 +712,9 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
             out.stack.back().expr == eff.term.cond && !eff.term.exc_match)
           b = structure_keep(b, eff, stop, out, true);
         else
-          b = structure_if(b, eff, stop, out);
+          b = structure_if(b, eff, stop, out, arms_follow);
         break;
+      }
       case TK::Send: {
         // [receiver, value] → result; the yield loop around SEND is the await itself.
         if (out.stack.size() < 2) fail(b, "SEND without a receiver");
@@ -2259,11 +2259,12 @@ bool Structurer::try_exit_tail_value(BlockId b, const lift::BlockEffect& eff, Se
 // `eff` is the branch block's effect; its statements are already in `out`,
 // and the values it pushed before the condition stay below the new value.
 bool Structurer::try_value_branch(BlockId b, const lift::BlockEffect& eff, BlockId stop, Seq& out,
-                                  BlockId& next) {
+                                  BlockId& next, std::optional<BlockId>& arms_follow) {
   const Instruction& last = graph_.last_instruction(b);
   if (!last.jump_target) return false;
   BlockId taken = jump_successor(b), fall = fall_successor(b);
   BlockId merge = if_follow(b, taken, fall, stop);
+  arms_follow = merge;
   if (merge == kNoBlock) return false;
   lift::Stack base = eff.stack;  // the stack below the value: the condition, if kept, is part of it
   if (!base.empty() && (eff.term.kind == TK::KeepBranch || base.back().expr == eff.term.cond))
@@ -2430,12 +2431,15 @@ bool Structurer::pops_only(BlockId b) const {
   return pops == 1;
 }
 
-BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop, Seq& out) {
+BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop, Seq& out,
+                                 std::optional<BlockId> arms_follow) {
   BlockId taken = jump_successor(b), fall = fall_successor(b);
   Cond c = eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
   if (auto chain = chained_condition(b, c, out.stack)) c = *chain;
   c = collapse(b, c, out.stack);
-  BlockId follow = if_follow(b, c.t, c.f, stop);
+  // (if_follow does not depend on which arm is which.)
+  const bool same_arms = (c.t == taken && c.f == fall) || (c.t == fall && c.f == taken);
+  BlockId follow = arms_follow && same_arms ? *arms_follow : if_follow(b, c.t, c.f, stop);
   // In a rotated `while c:` (rotated_entry) only a written `continue` jumps
   // back to the test before the loop: the other arm goes on after the if.
   if (!context_.empty() && context_.back().entry != kNoBlock) {

@@ -150,7 +150,9 @@ class Structurer {
   bool copies_block_from(cfg::BlockId b, std::size_t first, cfg::BlockId original) const;
   bool breaks_into_copy(cfg::BlockId b, cfg::BlockId follow, const lift::Stack& stack, std::size_t first = 0) const;
   std::optional<cfg::BlockId> else_end(cfg::BlockId start, cfg::BlockId handler) const;
-  cfg::BlockId structure_if(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out);
+  // `arms_follow`: if_follow of b's two successors, when already known.
+  cfg::BlockId structure_if(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
+                            std::optional<cfg::BlockId> arms_follow = std::nullopt);
   cfg::BlockId structure_keep(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
                               bool pop_in_block);
   cfg::BlockId structure_loop(cfg::BlockId h, Seq& out);
@@ -183,8 +185,9 @@ class Structurer {
                                const lift::Stack& base, std::size_t& depth, std::vector<cfg::BlockId>& seen,
                                int budget);
   bool try_exit_tail_value(cfg::BlockId b, const lift::BlockEffect& eff, Seq& out);
+  // (`arms_follow` gets the if_follow it computed, for structure_if when it fails.)
   bool try_value_branch(cfg::BlockId b, const lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
-                        cfg::BlockId& next);
+                        cfg::BlockId& next, std::optional<cfg::BlockId>& arms_follow);
   ast::ExprPtr inlined_comprehension(const ast::Stmt& loop, const lift::Stack& stack, cfg::LoopId id) const;
   Cond collapse(cfg::BlockId head, Cond c, const lift::Stack& stack);
   Cond collapse_unmarked(cfg::BlockId head, Cond c, const lift::Stack& stack, std::vector<cfg::BlockId>& used);
