@@ -1665,6 +1665,7 @@ std::optional<Structurer::Cond> Structurer::pure_condition(BlockId b, const lift
   if (!in_current_loop(b) || !same_region_as_chain(b)) return std::nullopt;
   if (!context_.empty() && (context_.back().continues_at(b) || b == context_.back().follow))
     return std::nullopt;
+  if (!lift::Lifter::may_branch(graph_.instructions(b))) return std::nullopt;  // (before the walk below)
   // One way in, or several from the chain being collapsed (`(a and b) or
   // c`: c is reached from a and from b), all branches under its head.
   std::size_t preds = 0;
@@ -1676,7 +1677,6 @@ std::optional<Structurer::Cond> Structurer::pure_condition(BlockId b, const lift
                  fall_successor(e.from) != kNoBlock;
   });
   if (preds != 1 && !from_chain) return std::nullopt;
-  if (!lift::Lifter::may_branch(graph_.instructions(b))) return std::nullopt;
   std::shared_ptr<const lift::BlockEffect> lifted;
   try {
     lifted = lifter_.effect(graph_, b, stack);
@@ -1698,12 +1698,12 @@ std::optional<Structurer::Cond> Structurer::pure_condition(BlockId b, const lift
 // `stack` as it was: one link of an and/or chain. Its other blocks go to `used`.
 std::optional<Structurer::Cond> Structurer::chained_link(BlockId b, const lift::Stack& stack,
                                                          std::vector<BlockId>& used) {
-  if (b == kNoBlock || emitted_[b] || loops_.loop_of_header(b) != cfg::kNoLoop || !single_entry(b))
+  if (b == kNoBlock || emitted_[b] || loops_.loop_of_header(b) != cfg::kNoLoop ||
+      !lift::Lifter::may_branch(graph_.instructions(b)) || !single_entry(b))
     return std::nullopt;
   if (!in_current_loop(b) || !same_region_as_chain(b) ||
       (!context_.empty() && (context_.back().continues_at(b) || b == context_.back().follow)))
     return std::nullopt;
-  if (!lift::Lifter::may_branch(graph_.instructions(b))) return std::nullopt;
   std::shared_ptr<const lift::BlockEffect> lifted;
   try {
     lifted = lifter_.effect(graph_, b, stack);
