@@ -1973,27 +1973,27 @@ const std::array<Handler, kOpCount>& handlers_by_op() {
 }  // namespace
 
 bool Lifter::may_branch(std::span<const Instruction> ins) {
-  // The instructions terminate() ends in TK::Branch.
-  return std::any_of(ins.begin(), ins.end(), [](const Instruction& i) {
-    switch (i.op()) {
-      case Op::POP_JUMP_IF_FALSE:
-      case Op::POP_JUMP_FORWARD_IF_FALSE:
-      case Op::POP_JUMP_BACKWARD_IF_FALSE:
-      case Op::POP_JUMP_IF_TRUE:
-      case Op::POP_JUMP_FORWARD_IF_TRUE:
-      case Op::POP_JUMP_BACKWARD_IF_TRUE:
-      case Op::POP_JUMP_IF_NONE:
-      case Op::POP_JUMP_FORWARD_IF_NONE:
-      case Op::POP_JUMP_BACKWARD_IF_NONE:
-      case Op::POP_JUMP_IF_NOT_NONE:
-      case Op::POP_JUMP_FORWARD_IF_NOT_NONE:
-      case Op::POP_JUMP_BACKWARD_IF_NOT_NONE:
-      case Op::JUMP_IF_NOT_EXC_MATCH:
-        return true;
-      default:
-        return false;
-    }
-  });
+  // The instructions terminate() ends in TK::Branch. Each is a conditional
+  // jump, and the CFG ends a block at every jump: only the last can be one.
+  if (ins.empty()) return false;
+  switch (ins.back().op()) {
+    case Op::POP_JUMP_IF_FALSE:
+    case Op::POP_JUMP_FORWARD_IF_FALSE:
+    case Op::POP_JUMP_BACKWARD_IF_FALSE:
+    case Op::POP_JUMP_IF_TRUE:
+    case Op::POP_JUMP_FORWARD_IF_TRUE:
+    case Op::POP_JUMP_BACKWARD_IF_TRUE:
+    case Op::POP_JUMP_IF_NONE:
+    case Op::POP_JUMP_FORWARD_IF_NONE:
+    case Op::POP_JUMP_BACKWARD_IF_NONE:
+    case Op::POP_JUMP_IF_NOT_NONE:
+    case Op::POP_JUMP_FORWARD_IF_NOT_NONE:
+    case Op::POP_JUMP_BACKWARD_IF_NOT_NONE:
+    case Op::JUMP_IF_NOT_EXC_MATCH:
+      return true;
+    default:
+      return false;
+  }
 }
 
 const ExprPtr& Lifter::assertion_error() {

@@ -95,9 +95,9 @@ class Lifter {
   // Instructions [first, end) of the block only (indices into the block): a
   // part that ends before the block's last instruction ends in Fall.
   BlockEffect run(const cfg::Graph& graph, cfg::BlockId id, Stack stack, std::size_t first, std::size_t end);
-  // Whether lifting these instructions can end in Terminator::Kind::Branch: a
-  // block with none of its instructions is no condition, and the speculative
-  // lift that would show it is skipped.
+  // Whether lifting a block's instructions can end in Terminator::Kind::Branch:
+  // a block that cannot is no condition, and the speculative lift that would
+  // show it is skipped.
   static bool may_branch(std::span<const Instruction> ins);
 
   // Names this code stores with STORE_GLOBAL / into free variables (for
