@@ -704,13 +704,13 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
           break;
         }
         if (eff.term.kind == TK::KeepBranch) {
-          b = structure_keep(b, eff, stop, out, false);
+          b = structure_keep(b, eff, stop, out, false, arms_follow);
           break;
         }
         // 3.12+ `x or y`: COPY 1; POP_JUMP_IF_TRUE; POP_TOP; y — the tested value stays.
         if (!out.stack.empty() && out.stack.back().kind == Item::Kind::Value &&
             out.stack.back().expr == eff.term.cond && !eff.term.exc_match)
-          b = structure_keep(b, eff, stop, out, true);
+          b = structure_keep(b, eff, stop, out, true, arms_follow);
         else
           b = structure_if(b, eff, stop, out, arms_follow);
         break;
@@ -2141,12 +2141,15 @@ ast::ExprPtr Structurer::value_of_effect(BlockId b, const lift::BlockEffect& eff
     case TK::Branch: {
       bool keeps = !eff.stack.empty() && eff.stack.back().kind == Item::Kind::Value &&
                    eff.stack.back().expr == eff.term.cond;
-      lift::Stack st = eff.stack;
-      lift::Stack popped = eff.stack;
-      if (keeps) popped.back() = Item::of(Item::Kind::Marker);
+      const lift::Stack& st = eff.stack;
+      lift::Stack popped;  // (a kept test is popped on the arm it does not jump to)
+      if (keeps) {
+        popped = eff.stack;
+        popped.back() = Item::of(Item::Kind::Marker);
+      }
       BlockId t = eff.term.jump_if ? taken : fall, f = eff.term.jump_if ? fall : taken;
-      lift::Stack tst = (keeps && eff.term.jump_if) ? st : (keeps ? popped : st);
-      lift::Stack fst = (keeps && !eff.term.jump_if) ? st : (keeps ? popped : st);
+      const lift::Stack& tst = (keeps && !eff.term.jump_if) ? popped : st;
+      const lift::Stack& fst = (keeps && eff.term.jump_if) ? popped : st;
       ast::ExprPtr test = eff.term.cond;
       if (!keeps) {
         // `a if b and c else d`: the test's other links share its targets.
@@ -2165,7 +2168,8 @@ ast::ExprPtr Structurer::value_of_effect(BlockId b, const lift::BlockEffect& eff
       return tidy_value(test, tv, fv, graph_.block(t).begin < graph_.block(f).begin);
     }
     case TK::KeepBranch: {
-      lift::Stack keep = eff.stack, popped = eff.stack;
+      const lift::Stack& keep = eff.stack;
+      lift::Stack popped = eff.stack;
       popped.pop_back();
       BlockId t = eff.term.jump_if ? taken : fall, f = eff.term.jump_if ? fall : taken;
       auto tv = at_merge(t, eff.term.jump_if ? keep : popped);
@@ -2187,7 +2191,7 @@ ast::ExprPtr Structurer::value_of_effect(BlockId b, const lift::BlockEffect& eff
 // `if c: return a` then `return b`, which compile the same.)
 bool Structurer::try_exit_tail_value(BlockId b, const lift::BlockEffect& eff, Seq& out) {
   if (eff.term.exc_match) return false;
-  lift::Stack base = eff.stack;
+  const lift::Stack& base = eff.stack;
   if (!base.empty() && base.back().kind == Item::Kind::Value && base.back().expr == eff.term.cond) return false;
   if (base.empty() || (base.back().kind != Item::Kind::Value && base.back().kind != Item::Kind::Null)) return false;
   BlockId taken = jump_successor(b), fall = fall_successor(b);
@@ -2614,9 +2618,9 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
 }
 
 BlockId Structurer::structure_keep(BlockId b, lift::BlockEffect& eff, BlockId stop, Seq& out,
-                                   bool pop_in_block) {
+                                   bool pop_in_block, std::optional<BlockId> arms_follow) {
   BlockId taken = jump_successor(b), fall = fall_successor(b);
-  BlockId follow = if_follow(b, taken, fall, stop);
+  BlockId follow = arms_follow ? *arms_follow : if_follow(b, taken, fall, stop);
   lift::Stack keep = out.stack;
   lift::Stack popped = out.stack;
   if (popped.empty()) fail(b, "stack underflow at JUMP_IF_*_OR_POP");

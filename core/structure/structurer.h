@@ -154,7 +154,7 @@ class Structurer {
   cfg::BlockId structure_if(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
                             std::optional<cfg::BlockId> arms_follow = std::nullopt);
   cfg::BlockId structure_keep(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
-                              bool pop_in_block);
+                              bool pop_in_block, std::optional<cfg::BlockId> arms_follow = std::nullopt);
   cfg::BlockId structure_loop(cfg::BlockId h, Seq& out);
   cfg::BlockId rotated_entry(cfg::LoopId loop) const;
   bool is_rotated_entry(cfg::BlockId b) const;
