@@ -1753,9 +1753,11 @@ Structurer::Cond Structurer::collapse_unmarked(BlockId head, Cond c, const lift:
 // The condition starting at block `b` (statement-free, one predecessor) with
 // its own chain collapsed; the blocks it took are appended to `used`.
 std::optional<Structurer::Cond> Structurer::compound_condition(BlockId b, const lift::Stack& stack,
-                                                               std::vector<BlockId>& used, int depth) {
+                                                               std::vector<BlockId>& used, int depth,
+                                                               std::optional<std::optional<Cond>>& pure) {
   if (depth > 64 || std::find(used.begin(), used.end(), b) != used.end()) return std::nullopt;
   auto p = pure_condition(b, stack);
+  pure.emplace(p);
   if (!p) p = chained_link(b, stack, used);
   if (!p) return std::nullopt;
   used.push_back(b);
@@ -1813,17 +1815,23 @@ Structurer::Cond Structurer::collapse_into(BlockId first, Cond c, const lift::St
       if (!keep) v.resize(size);
     }
   };
+  // Each side's pure_condition as the whole try found it: a try of the block
+  // alone comes right after a failed whole try, in the same state.
+  std::optional<std::optional<Cond>> pure_of[2];
   auto grow = [&](bool whole) {
     for (bool on_true : {true, false}) {
       BlockId fed = on_true ? c.t : c.f;
+      std::optional<std::optional<Cond>>& pure = pure_of[on_true ? 0 : 1];
       const std::size_t before = used.size();
       CutOff cut{used, before};
       std::optional<Cond> joined;
       if (whole) {
-        if (auto x = compound_condition(fed, stack, used, depth); x && (!x->shared || all_links_mine(fed, before)))
+        pure.reset();
+        if (auto x = compound_condition(fed, stack, used, depth, pure);
+            x && (!x->shared || all_links_mine(fed, before)))
           joined = joins(*x, on_true);
       } else if (depth < 64 && std::find(used.begin(), used.end(), fed) == used.end()) {
-        if (auto x = pure_condition(fed, stack); x && (!x->shared || all_links_mine(fed, before))) {
+        if (auto x = pure ? *pure : pure_condition(fed, stack); x && (!x->shared || all_links_mine(fed, before))) {
           used.push_back(fed);
           joined = joins(*x, on_true);
         }

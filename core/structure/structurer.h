@@ -193,8 +193,10 @@ class Structurer {
   Cond collapse_unmarked(cfg::BlockId head, Cond c, const lift::Stack& stack, std::vector<cfg::BlockId>& used);
   Cond collapse_into(cfg::BlockId first, Cond c, const lift::Stack& stack, std::vector<cfg::BlockId>& used,
                      int depth);
+  // (`pure` gets pure_condition(b, stack) when it was asked.)
   std::optional<Cond> compound_condition(cfg::BlockId b, const lift::Stack& stack,
-                                         std::vector<cfg::BlockId>& used, int depth);
+                                         std::vector<cfg::BlockId>& used, int depth,
+                                         std::optional<std::optional<Cond>>& pure);
   std::optional<Cond> chained_condition(cfg::BlockId head, Cond c, lift::Stack& stack);
   std::optional<Cond> chain_links(cfg::BlockId head, Cond c, lift::Stack& stack, std::vector<cfg::BlockId>& taken);
   std::optional<Cond> chained_link(cfg::BlockId b, const lift::Stack& stack, std::vector<cfg::BlockId>& used);
