@@ -524,7 +524,6 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
     }
     // (A block entered in its middle is the match's: it marked it.)
     if (first == 0) mark(b);
-    entry_stack_ = out.stack;
     lift::BlockEffect eff = first == 0 ? lifter_.run(graph_, b, std::move(out.stack))
                                        : lifter_.run(graph_, b, std::move(out.stack), first, graph_.instructions(b).size());
     first = 0;

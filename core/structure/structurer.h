@@ -319,7 +319,6 @@ class Structurer {
   std::size_t depth_ = 0;
   cfg::BlockId last_marked_ = cfg::kNoBlock;  // the latest block (in layout) marked since it was reset
   cfg::BlockId chain_head_ = cfg::kNoBlock;  // the first block of the and/or chain being collapsed
-  lift::Stack entry_stack_;  // the stack the block being structured started with
 };
 
 }  // namespace unveil::structure
