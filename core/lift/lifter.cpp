@@ -540,7 +540,7 @@ void Lifter::State::call(Item callable, std::vector<Item> args, std::vector<ast:
       const Item* hidden = n && !n->id.empty() && n->id[0] == '.' ? lifter.hidden(n->id) : nullptr;
       if (hidden && hidden->kind == Kind::GenericBase) {
         if (k + 1 != args.size()) fail("a generic class's implicit base is not its last base");
-        cls->type_params = *hidden->type_params;
+        cls->type_params = *hidden->type_params();
         continue;
       }
       cls->bases.push_back(std::move(base));
@@ -1122,7 +1122,7 @@ void op_type_alias(State& s) {
   const std::string* name = const_str(s.pop_value());
   if (!name || !ast::is_identifier(*name)) s.fail("a type alias's name is not an identifier");
   ast::TypeParamList type_params;
-  if (params.kind == Kind::TypeParams) type_params = *params.type_params;
+  if (params.kind == Kind::TypeParams) type_params = *params.type_params();
   else if (params.kind != Kind::Value || !ast::is_none(params.expr)) s.fail("a type alias's type parameters are not a tuple of them");
   ExprPtr value = compute.kind == Kind::Function ? s.definer().lazy_value(*compute.function()) : nullptr;
   if (!value || value->is<ast::Starred>()) s.fail("type alias without a lazily computed value");
@@ -1169,9 +1169,9 @@ void op_build_tuple(State& s) {
   if (s.cur().arg >= 2 && s.stack.size() >= s.cur().arg) starred_annotations(s, s.cur().arg);
   if (builds_type_params(s)) {
     auto params = std::make_shared<ast::TypeParamList>();
-    for (Item& i : s.pop_items(s.cur().arg)) params->push_back(i.type_params->front());
+    for (Item& i : s.pop_items(s.cur().arg)) params->push_back(i.type_params()->front());
     Item out = Item::of(Kind::TypeParams);
-    out.type_params = std::move(params);
+    out.set(std::shared_ptr<const ast::TypeParamList>(std::move(params)));
     s.push(std::move(out));
     return;
   }
@@ -1619,7 +1619,7 @@ void op_before_with(State& s) {
 
 Item type_param_item(ast::TypeParam p) {
   Item i = Item::of(Kind::TypeParam);
-  i.type_params = std::make_shared<const ast::TypeParamList>(ast::TypeParamList{std::move(p)});
+  i.set(std::make_shared<const ast::TypeParamList>(ast::TypeParamList{std::move(p)}));
   return i;
 }
 std::string type_param_name(State& s) {
@@ -1656,7 +1656,7 @@ void op_call_intrinsic_2(State& s) {
     Item param = s.pop();
     if (param.kind != Kind::TypeParam) s.fail("a default for something that is not a type parameter");
     ExprPtr d = lazily_computed(s, compute, "default");
-    ast::TypeParam p = param.type_params->front();
+    ast::TypeParam p = param.type_params()->front();
     // Only a TypeVarTuple's default may be unpacked (`*Ts = *tuple[int]`).
     if (d->is<ast::Starred>() && !std::holds_alternative<ast::TypeVarTuple>(p.node))
       s.fail("an unpacked default for a type parameter that is not a TypeVarTuple");
@@ -1668,7 +1668,7 @@ void op_call_intrinsic_2(State& s) {
     if (f.kind != Kind::Function || params.kind != Kind::TypeParams)
       s.fail("type parameters set on something that is not a function");
     if (!f.function()->type_params.empty()) s.fail("a function's type parameters set twice");
-    f.function()->type_params = *params.type_params;
+    f.function()->type_params = *params.type_params();
     s.push(std::move(f));
   } else {
     s.fail("intrinsic " + what + " is not supported");
@@ -1699,7 +1699,7 @@ void op_call_intrinsic_1(State& s) {
     const Item* params = n ? s.lifter.hidden(n->id) : nullptr;
     if (!params || params->kind != Kind::TypeParams) s.fail("Generic[...] of something that is not the type parameters");
     Item base = Item::of(Kind::GenericBase);
-    base.type_params = params->type_params;
+    base.set(params->type_params());
     s.push(std::move(base));
   } else {
     s.fail("intrinsic " + what + " is not supported");
@@ -1881,7 +1881,8 @@ bool parallel_store(State& s) {
   return true;
 }
 
-// Control transfer at the end of a block.
+// Control transfer at the end of a block (the ops that end in TK::Branch are
+// listed again in Lifter::may_branch).
 bool terminate(State& s) {
   // A switch on Op: this runs for every instruction lifted, and comparing
   // names cost a dozen string compares each time.
@@ -1970,6 +1971,30 @@ const std::array<Handler, kOpCount>& handlers_by_op() {
 }
 
 }  // namespace
+
+bool Lifter::may_branch(std::span<const Instruction> ins) {
+  // The instructions terminate() ends in TK::Branch. Each is a conditional
+  // jump, and the CFG ends a block at every jump: only the last can be one.
+  if (ins.empty()) return false;
+  switch (ins.back().op()) {
+    case Op::POP_JUMP_IF_FALSE:
+    case Op::POP_JUMP_FORWARD_IF_FALSE:
+    case Op::POP_JUMP_BACKWARD_IF_FALSE:
+    case Op::POP_JUMP_IF_TRUE:
+    case Op::POP_JUMP_FORWARD_IF_TRUE:
+    case Op::POP_JUMP_BACKWARD_IF_TRUE:
+    case Op::POP_JUMP_IF_NONE:
+    case Op::POP_JUMP_FORWARD_IF_NONE:
+    case Op::POP_JUMP_BACKWARD_IF_NONE:
+    case Op::POP_JUMP_IF_NOT_NONE:
+    case Op::POP_JUMP_FORWARD_IF_NOT_NONE:
+    case Op::POP_JUMP_BACKWARD_IF_NOT_NONE:
+    case Op::JUMP_IF_NOT_EXC_MATCH:
+      return true;
+    default:
+      return false;
+  }
+}
 
 const ExprPtr& Lifter::assertion_error() {
   static const ExprPtr e = [] {
@@ -2073,7 +2098,7 @@ bool same_entry(const Stack& a, const Stack& b) {
   for (std::size_t k = 0; k < a.size(); ++k) {
     const Item &x = a[k], &y = b[k];
     if (x.kind != y.kind || x.expr != y.expr || x.import() != y.import() || x.index != y.index ||
-        x.seq != y.seq || x.bound_to != y.bound_to || x.type_params != y.type_params)
+        x.seq != y.seq || x.bound_to != y.bound_to || x.type_params() != y.type_params())
       return false;
   }
   return true;

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,10 @@ class Lifter {
   // Instructions [first, end) of the block only (indices into the block): a
   // part that ends before the block's last instruction ends in Fall.
   BlockEffect run(const cfg::Graph& graph, cfg::BlockId id, Stack stack, std::size_t first, std::size_t end);
+  // Whether lifting a block's instructions can end in Terminator::Kind::Branch:
+  // a block that cannot is no condition, and the speculative lift that would
+  // show it is skipped.
+  static bool may_branch(std::span<const Instruction> ins);
 
   // Names this code stores with STORE_GLOBAL / into free variables (for
   // `global` and `nonlocal` declarations).

@@ -128,16 +128,18 @@ struct Item {
   Kind kind = Kind::Value;
   std::uint32_t index = 0;  // Slot: the sink's slot (next to kind: items are copied often)
   ast::ExprPtr expr;
-  // Function: the function; Class: the class; Import: the import (shared:
-  // items are copied often, imports rarely). One at most, so one member.
+  // Function: the function; Class: the class; Import: the import; TypeParam,
+  // TypeParams, GenericBase: the type parameters (shared: items are copied
+  // often, these rarely). One at most, so one member.
   const std::shared_ptr<FunctionValue>& function() const { return payload<FunctionValue>(); }
   const std::shared_ptr<ClassValue>& cls() const { return payload<ClassValue>(); }
   const std::shared_ptr<const ImportValue>& import() const { return payload<const ImportValue>(); }
+  const std::shared_ptr<const ast::TypeParamList>& type_params() const { return payload<const ast::TypeParamList>(); }
   void set(std::shared_ptr<FunctionValue> f) { payload_ = std::move(f); }
   void set(std::shared_ptr<ClassValue> c) { payload_ = std::move(c); }
   void set(std::shared_ptr<const ImportValue> i) { payload_ = std::move(i); }
+  void set(std::shared_ptr<const ast::TypeParamList> p) { payload_ = std::move(p); }
   std::shared_ptr<Sink> sink;
-  std::shared_ptr<const ast::TypeParamList> type_params;  // TypeParam, TypeParams, GenericBase
   // Value: a copy of it was stored in this variable (DUP + STORE), so the
   // variable names it from then on: `(x := v)` or, after other statements, `x`.
   BoundName bound_to;
@@ -164,7 +166,7 @@ struct Item {
     return p ? *p : none;
   }
   std::variant<std::monostate, std::shared_ptr<FunctionValue>, std::shared_ptr<ClassValue>,
-               std::shared_ptr<const ImportValue>>
+               std::shared_ptr<const ImportValue>, std::shared_ptr<const ast::TypeParamList>>
       payload_;
 };
 

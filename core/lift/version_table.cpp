@@ -52,11 +52,18 @@ constexpr std::array<VersionRow, 7> kRows{{
      .back_jump_block_is_loop_end = true, .return_const = false, .static_swaps = true,
      .copies_final_return = true, .finally_subroutine = false, .inlines_small_exits = true, .filter_jump_by_line = false, .static_attributes = true, .lazy_format_guard = true, .match_statements = true, .match_pushes_success = false, .exc_info_triple = false, .with_exit_below = 0, .inlines_comprehensions = true},
 }};
+// Rows for consecutive minors, oldest first: version_row indexes them.
+constexpr bool consecutive() {
+  for (std::size_t k = 1; k < kRows.size(); ++k)
+    if (kRows[k].minor != kRows[k - 1].minor + 1) return false;
+  return true;
+}
+static_assert(consecutive());
 }  // namespace
 
 const VersionRow& version_row(int minor) {
-  for (const VersionRow& row : kRows)
-    if (row.minor == minor) return row;
+  // Asked on every condition tried: one index, not a search.
+  if (minor >= kRows.front().minor && minor <= kRows.back().minor) return kRows[std::size_t(minor - kRows.front().minor)];
   throw Error(ErrorKind::Unsupported, "lifting: no version row for 3." + std::to_string(minor));
 }
 

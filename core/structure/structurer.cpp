@@ -524,7 +524,6 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
     }
     // (A block entered in its middle is the match's: it marked it.)
     if (first == 0) mark(b);
-    entry_stack_ = out.stack;
     lift::BlockEffect eff = first == 0 ? lifter_.run(graph_, b, std::move(out.stack))
                                        : lifter_.run(graph_, b, std::move(out.stack), first, graph_.instructions(b).size());
     first = 0;
@@ -691,30 +690,30 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
         break;
       }
       case TK::Branch:
-      case TK::KeepBranch:
-        {
-          // Statements of this block stay; the value its branch computes may be one expression.
-          BlockId next = kNoBlock;
-          if (eff.term.kind == TK::Branch && try_exit_tail_value(b, eff, out)) {
-            out.open = false;
-            return out;
-          }
-          if (try_value_branch(b, eff, stop, out, next)) {
-            b = next;
-            break;
-          }
+      case TK::KeepBranch: {
+        // Statements of this block stay; the value its branch computes may be one expression.
+        if (eff.term.kind == TK::Branch && try_exit_tail_value(b, eff, out)) {
+          out.open = false;
+          return out;
+        }
+        BlockId next = kNoBlock;
+        std::optional<BlockId> arms_follow;  // where the arms meet, if the try found it
+        if (try_value_branch(b, eff, stop, out, next, arms_follow)) {
+          b = next;
+          break;
         }
         if (eff.term.kind == TK::KeepBranch) {
-          b = structure_keep(b, eff, stop, out, false);
+          b = structure_keep(b, eff, stop, out, false, arms_follow);
           break;
         }
         // 3.12+ `x or y`: COPY 1; POP_JUMP_IF_TRUE; POP_TOP; y — the tested value stays.
         if (!out.stack.empty() && out.stack.back().kind == Item::Kind::Value &&
             out.stack.back().expr == eff.term.cond && !eff.term.exc_match)
-          b = structure_keep(b, eff, stop, out, true);
+          b = structure_keep(b, eff, stop, out, true, arms_follow);
         else
-          b = structure_if(b, eff, stop, out);
+          b = structure_if(b, eff, stop, out, arms_follow);
         break;
+      }
       case TK::Send: {
         // [receiver, value] → result; the yield loop around SEND is the await itself.
         if (out.stack.size() < 2) fail(b, "SEND without a receiver");
@@ -1665,6 +1664,7 @@ std::optional<Structurer::Cond> Structurer::pure_condition(BlockId b, const lift
   if (!in_current_loop(b) || !same_region_as_chain(b)) return std::nullopt;
   if (!context_.empty() && (context_.back().continues_at(b) || b == context_.back().follow))
     return std::nullopt;
+  if (!lift::Lifter::may_branch(graph_.instructions(b))) return std::nullopt;  // (before the walk below)
   // One way in, or several from the chain being collapsed (`(a and b) or
   // c`: c is reached from a and from b), all branches under its head.
   std::size_t preds = 0;
@@ -1697,7 +1697,8 @@ std::optional<Structurer::Cond> Structurer::pure_condition(BlockId b, const lift
 // `stack` as it was: one link of an and/or chain. Its other blocks go to `used`.
 std::optional<Structurer::Cond> Structurer::chained_link(BlockId b, const lift::Stack& stack,
                                                          std::vector<BlockId>& used) {
-  if (b == kNoBlock || emitted_[b] || loops_.loop_of_header(b) != cfg::kNoLoop || !single_entry(b))
+  if (b == kNoBlock || emitted_[b] || loops_.loop_of_header(b) != cfg::kNoLoop ||
+      !lift::Lifter::may_branch(graph_.instructions(b)) || !single_entry(b))
     return std::nullopt;
   if (!in_current_loop(b) || !same_region_as_chain(b) ||
       (!context_.empty() && (context_.back().continues_at(b) || b == context_.back().follow)))
@@ -1751,9 +1752,11 @@ Structurer::Cond Structurer::collapse_unmarked(BlockId head, Cond c, const lift:
 // The condition starting at block `b` (statement-free, one predecessor) with
 // its own chain collapsed; the blocks it took are appended to `used`.
 std::optional<Structurer::Cond> Structurer::compound_condition(BlockId b, const lift::Stack& stack,
-                                                               std::vector<BlockId>& used, int depth) {
+                                                               std::vector<BlockId>& used, int depth,
+                                                               std::optional<std::optional<Cond>>& pure) {
   if (depth > 64 || std::find(used.begin(), used.end(), b) != used.end()) return std::nullopt;
   auto p = pure_condition(b, stack);
+  pure.emplace(p);
   if (!p) p = chained_link(b, stack, used);
   if (!p) return std::nullopt;
   used.push_back(b);
@@ -1811,17 +1814,23 @@ Structurer::Cond Structurer::collapse_into(BlockId first, Cond c, const lift::St
       if (!keep) v.resize(size);
     }
   };
+  // Each side's pure_condition as the whole try found it: a try of the block
+  // alone comes right after a failed whole try, in the same state.
+  std::optional<std::optional<Cond>> pure_of[2];
   auto grow = [&](bool whole) {
     for (bool on_true : {true, false}) {
       BlockId fed = on_true ? c.t : c.f;
+      std::optional<std::optional<Cond>>& pure = pure_of[on_true ? 0 : 1];
       const std::size_t before = used.size();
       CutOff cut{used, before};
       std::optional<Cond> joined;
       if (whole) {
-        if (auto x = compound_condition(fed, stack, used, depth); x && (!x->shared || all_links_mine(fed, before)))
+        pure.reset();
+        if (auto x = compound_condition(fed, stack, used, depth, pure);
+            x && (!x->shared || all_links_mine(fed, before)))
           joined = joins(*x, on_true);
       } else if (depth < 64 && std::find(used.begin(), used.end(), fed) == used.end()) {
-        if (auto x = pure_condition(fed, stack); x && (!x->shared || all_links_mine(fed, before))) {
+        if (auto x = pure ? *pure : pure_condition(fed, stack); x && (!x->shared || all_links_mine(fed, before))) {
           used.push_back(fed);
           joined = joins(*x, on_true);
         }
@@ -2139,12 +2148,15 @@ ast::ExprPtr Structurer::value_of_effect(BlockId b, const lift::BlockEffect& eff
     case TK::Branch: {
       bool keeps = !eff.stack.empty() && eff.stack.back().kind == Item::Kind::Value &&
                    eff.stack.back().expr == eff.term.cond;
-      lift::Stack st = eff.stack;
-      lift::Stack popped = eff.stack;
-      if (keeps) popped.back() = Item::of(Item::Kind::Marker);
+      const lift::Stack& st = eff.stack;
+      lift::Stack popped;  // (a kept test is popped on the arm it does not jump to)
+      if (keeps) {
+        popped = eff.stack;
+        popped.back() = Item::of(Item::Kind::Marker);
+      }
       BlockId t = eff.term.jump_if ? taken : fall, f = eff.term.jump_if ? fall : taken;
-      lift::Stack tst = (keeps && eff.term.jump_if) ? st : (keeps ? popped : st);
-      lift::Stack fst = (keeps && !eff.term.jump_if) ? st : (keeps ? popped : st);
+      const lift::Stack& tst = (keeps && !eff.term.jump_if) ? popped : st;
+      const lift::Stack& fst = (keeps && eff.term.jump_if) ? popped : st;
       ast::ExprPtr test = eff.term.cond;
       if (!keeps) {
         // `a if b and c else d`: the test's other links share its targets.
@@ -2163,7 +2175,8 @@ ast::ExprPtr Structurer::value_of_effect(BlockId b, const lift::BlockEffect& eff
       return tidy_value(test, tv, fv, graph_.block(t).begin < graph_.block(f).begin);
     }
     case TK::KeepBranch: {
-      lift::Stack keep = eff.stack, popped = eff.stack;
+      const lift::Stack& keep = eff.stack;
+      lift::Stack popped = eff.stack;
       popped.pop_back();
       BlockId t = eff.term.jump_if ? taken : fall, f = eff.term.jump_if ? fall : taken;
       auto tv = at_merge(t, eff.term.jump_if ? keep : popped);
@@ -2185,7 +2198,7 @@ ast::ExprPtr Structurer::value_of_effect(BlockId b, const lift::BlockEffect& eff
 // `if c: return a` then `return b`, which compile the same.)
 bool Structurer::try_exit_tail_value(BlockId b, const lift::BlockEffect& eff, Seq& out) {
   if (eff.term.exc_match) return false;
-  lift::Stack base = eff.stack;
+  const lift::Stack& base = eff.stack;
   if (!base.empty() && base.back().kind == Item::Kind::Value && base.back().expr == eff.term.cond) return false;
   if (base.empty() || (base.back().kind != Item::Kind::Value && base.back().kind != Item::Kind::Null)) return false;
   BlockId taken = jump_successor(b), fall = fall_successor(b);
@@ -2257,11 +2270,12 @@ bool Structurer::try_exit_tail_value(BlockId b, const lift::BlockEffect& eff, Se
 // `eff` is the branch block's effect; its statements are already in `out`,
 // and the values it pushed before the condition stay below the new value.
 bool Structurer::try_value_branch(BlockId b, const lift::BlockEffect& eff, BlockId stop, Seq& out,
-                                  BlockId& next) {
+                                  BlockId& next, std::optional<BlockId>& arms_follow) {
   const Instruction& last = graph_.last_instruction(b);
   if (!last.jump_target) return false;
   BlockId taken = jump_successor(b), fall = fall_successor(b);
   BlockId merge = if_follow(b, taken, fall, stop);
+  arms_follow = merge;
   if (merge == kNoBlock) return false;
   lift::Stack base = eff.stack;  // the stack below the value: the condition, if kept, is part of it
   if (!base.empty() && (eff.term.kind == TK::KeepBranch || base.back().expr == eff.term.cond))
@@ -2428,12 +2442,15 @@ bool Structurer::pops_only(BlockId b) const {
   return pops == 1;
 }
 
-BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop, Seq& out) {
+BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop, Seq& out,
+                                 std::optional<BlockId> arms_follow) {
   BlockId taken = jump_successor(b), fall = fall_successor(b);
   Cond c = eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
   if (auto chain = chained_condition(b, c, out.stack)) c = *chain;
   c = collapse(b, c, out.stack);
-  BlockId follow = if_follow(b, c.t, c.f, stop);
+  // (if_follow does not depend on which arm is which.)
+  const bool same_arms = (c.t == taken && c.f == fall) || (c.t == fall && c.f == taken);
+  BlockId follow = arms_follow && same_arms ? *arms_follow : if_follow(b, c.t, c.f, stop);
   // In a rotated `while c:` (rotated_entry) only a written `continue` jumps
   // back to the test before the loop: the other arm goes on after the if.
   if (!context_.empty() && context_.back().entry != kNoBlock) {
@@ -2608,9 +2625,9 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
 }
 
 BlockId Structurer::structure_keep(BlockId b, lift::BlockEffect& eff, BlockId stop, Seq& out,
-                                   bool pop_in_block) {
+                                   bool pop_in_block, std::optional<BlockId> arms_follow) {
   BlockId taken = jump_successor(b), fall = fall_successor(b);
-  BlockId follow = if_follow(b, taken, fall, stop);
+  BlockId follow = arms_follow ? *arms_follow : if_follow(b, taken, fall, stop);
   lift::Stack keep = out.stack;
   lift::Stack popped = out.stack;
   if (popped.empty()) fail(b, "stack underflow at JUMP_IF_*_OR_POP");

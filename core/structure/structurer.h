@@ -150,9 +150,11 @@ class Structurer {
   bool copies_block_from(cfg::BlockId b, std::size_t first, cfg::BlockId original) const;
   bool breaks_into_copy(cfg::BlockId b, cfg::BlockId follow, const lift::Stack& stack, std::size_t first = 0) const;
   std::optional<cfg::BlockId> else_end(cfg::BlockId start, cfg::BlockId handler) const;
-  cfg::BlockId structure_if(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out);
+  // `arms_follow`: if_follow of b's two successors, when already known.
+  cfg::BlockId structure_if(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
+                            std::optional<cfg::BlockId> arms_follow = std::nullopt);
   cfg::BlockId structure_keep(cfg::BlockId b, lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
-                              bool pop_in_block);
+                              bool pop_in_block, std::optional<cfg::BlockId> arms_follow = std::nullopt);
   cfg::BlockId structure_loop(cfg::BlockId h, Seq& out);
   cfg::BlockId rotated_entry(cfg::LoopId loop) const;
   bool is_rotated_entry(cfg::BlockId b) const;
@@ -183,15 +185,18 @@ class Structurer {
                                const lift::Stack& base, std::size_t& depth, std::vector<cfg::BlockId>& seen,
                                int budget);
   bool try_exit_tail_value(cfg::BlockId b, const lift::BlockEffect& eff, Seq& out);
+  // (`arms_follow` gets the if_follow it computed, for structure_if when it fails.)
   bool try_value_branch(cfg::BlockId b, const lift::BlockEffect& eff, cfg::BlockId stop, Seq& out,
-                        cfg::BlockId& next);
+                        cfg::BlockId& next, std::optional<cfg::BlockId>& arms_follow);
   ast::ExprPtr inlined_comprehension(const ast::Stmt& loop, const lift::Stack& stack, cfg::LoopId id) const;
   Cond collapse(cfg::BlockId head, Cond c, const lift::Stack& stack);
   Cond collapse_unmarked(cfg::BlockId head, Cond c, const lift::Stack& stack, std::vector<cfg::BlockId>& used);
   Cond collapse_into(cfg::BlockId first, Cond c, const lift::Stack& stack, std::vector<cfg::BlockId>& used,
                      int depth);
+  // (`pure` gets pure_condition(b, stack) when it was asked.)
   std::optional<Cond> compound_condition(cfg::BlockId b, const lift::Stack& stack,
-                                         std::vector<cfg::BlockId>& used, int depth);
+                                         std::vector<cfg::BlockId>& used, int depth,
+                                         std::optional<std::optional<Cond>>& pure);
   std::optional<Cond> chained_condition(cfg::BlockId head, Cond c, lift::Stack& stack);
   std::optional<Cond> chain_links(cfg::BlockId head, Cond c, lift::Stack& stack, std::vector<cfg::BlockId>& taken);
   std::optional<Cond> chained_link(cfg::BlockId b, const lift::Stack& stack, std::vector<cfg::BlockId>& used);
@@ -314,7 +319,6 @@ class Structurer {
   std::size_t depth_ = 0;
   cfg::BlockId last_marked_ = cfg::kNoBlock;  // the latest block (in layout) marked since it was reset
   cfg::BlockId chain_head_ = cfg::kNoBlock;  // the first block of the and/or chain being collapsed
-  lift::Stack entry_stack_;  // the stack the block being structured started with
 };
 
 }  // namespace unveil::structure
