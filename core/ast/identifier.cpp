@@ -65,13 +65,13 @@ bool is_keyword(std::string_view name) noexcept {
 
 bool is_identifier(std::string_view name) noexcept {
   if (name.empty() || !is_start(static_cast<unsigned char>(name[0]))) return false;
-  bool ascii = true;  // the common case: no surrogate to look for
+  unsigned char seen = 0;  // the bytes or'ed: ASCII, the common case, has no surrogate to look for
   for (unsigned char c : name) {
     if (!kContinues[c]) return false;
-    ascii = ascii && c < 0x80;
+    seen |= c;
   }
   // A lone surrogate (U+D800..U+DFFF, ED A0..BF xx as marshal writes it) is no letter.
-  if (!ascii)
+  if (seen & 0x80)
     for (std::size_t k = 0; k + 1 < name.size(); ++k)
       if (static_cast<unsigned char>(name[k]) == 0xed && static_cast<unsigned char>(name[k + 1]) >= 0xa0) return false;
   return !is_keyword(name);

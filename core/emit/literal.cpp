@@ -3,6 +3,7 @@
 // Objects/bytesobject.c (bytes) and the container reprs.
 #include "emit/literal.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -290,7 +291,31 @@ std::string literal_repr(const Object& object) { return repr(object); }
 
 std::string float_repr(double value) { return format_double(value, {.add_dot_0 = true}); }
 
+namespace {
+// str_repr of ASCII text, whose bytes are its code points: no decoding into
+// a u32string, and runs that need no escape appended whole.
+std::string ascii_str_repr(std::string_view text) {
+  const char quote = choose_quote(text);
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += quote;
+  auto as_is = [quote](char c) { return c >= ' ' && c < 0x7f && c != '\\' && c != quote; };
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t j = i;
+    while (j < text.size() && as_is(text[j])) ++j;
+    out.append(text.substr(i, j - i));
+    if (j == text.size()) break;
+    append_ascii_escape(out, static_cast<unsigned char>(text[j]), quote);
+    i = j + 1;
+  }
+  out += quote;
+  return out;
+}
+}  // namespace
+
 std::string str_repr(std::string_view utf8) {
+  if (std::all_of(utf8.begin(), utf8.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+    return ascii_str_repr(utf8);
   const std::u32string text = decode_utf8(utf8);
   const char quote = choose_quote(text);
   std::string out(1, quote);

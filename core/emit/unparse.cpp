@@ -216,7 +216,7 @@ class Unparser {
   // Starts a new line at the current indentation (no newline at the very start).
   void fill(std::string_view text = {}) {
     if (!out_.empty()) out_ += '\n';
-    for (int i = 0; i < indent_; ++i) out_ += "    ";
+    out_.append(std::size_t(indent_) * 4, ' ');
     out_ += text;
   }
   void blank_line() {
