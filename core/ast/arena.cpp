@@ -67,13 +67,19 @@ NodeArena::~NodeArena() {
 }
 
 void* NodeArena::allocate(std::size_t bytes, std::size_t align) {
-  for (FreeList& list : free_)
-    if (list.bytes == bytes && list.head) {
-      FreeBlock* block = list.head;
-      list.head = block->next;
-      ++open_nodes_;  // (the free lists are used only while the scope lives)
-      return block;  // sizes match, and so do the alignments of the types that have them
+  // A size has one list, and lists take their sizes in order: the search
+  // stops at its size's list or at the first list no size has taken.
+  for (FreeList& list : free_) {
+    if (list.bytes == bytes) {
+      if (FreeBlock* block = list.head) {
+        list.head = block->next;
+        ++open_nodes_;  // (the free lists are used only while the scope lives)
+        return block;  // sizes match, and so do the alignments of the types that have them
+      }
+      break;
     }
+    if (list.bytes == 0) break;
+  }
   // (Alignments are powers of two: a mask, not a division per node.)
   auto aligned = [&](std::byte* p) {
     auto a = reinterpret_cast<std::uintptr_t>(p);
