@@ -81,12 +81,13 @@ void* NodeArena::allocate(std::size_t bytes, std::size_t align) {
     if (list.bytes == 0) break;
   }
   // (Alignments are powers of two: a mask, not a division per node.)
-  auto aligned = [&](std::byte* p) {
+  auto aligned = [](std::byte* p, std::size_t align) {
     auto a = reinterpret_cast<std::uintptr_t>(p);
     return p + ((align - (a & (align - 1))) & (align - 1));
   };
-  std::byte* p = next_ ? aligned(next_) : nullptr;
-  if (!p || p + bytes > end_) {
+  // A new chunk, out of line: inlined, it made every node save and restore
+  // the registers it needs.
+  auto grow = [this, aligned](std::size_t bytes, std::size_t align) __attribute__((noinline)) {
     // Chunks double up to 64 KiB: a small call takes one, a big one few
     // (and none so big that malloc maps and unmaps it on every call).
     const std::size_t size = std::max(chunk_size_, bytes + align);
@@ -96,8 +97,11 @@ void* NodeArena::allocate(std::size_t bytes, std::size_t align) {
     chunks_.push_back(Chunk{std::move(chunk), size});
     next_ = chunks_.back().bytes.get();
     end_ = next_ + size;
-    p = aligned(next_);
-  }
+    return aligned(next_, align);
+  };
+  std::byte* p = next_ ? aligned(next_, align) : nullptr;
+  if (!p || p + bytes > end_) [[unlikely]]
+    p = grow(bytes, align);
   next_ = p + bytes;
   if (open_)  // (nodes are made while the scope makes them current: always so)
     ++open_nodes_;
