@@ -665,7 +665,13 @@ void Unparser::docstring(const std::string& utf8) {
   escaped.reserve(utf8.size());
   // Printable ASCII, newlines and tabs print as themselves: most docstrings are
   // nothing else, so they are copied in runs, not one repr() per character.
-  auto as_is = [](char c) { return (c >= 0x20 && c < 0x7f && c != '\\') || c == '\n' || c == '\t'; };
+  // (A table: one load per character of every docstring.)
+  static constexpr auto kAsIs = [] {
+    std::array<bool, 256> t{};
+    for (unsigned c = 0; c < 256; ++c) t[c] = (c >= 0x20 && c < 0x7f && c != '\\') || c == '\n' || c == '\t';
+    return t;
+  }();
+  auto as_is = [](char c) { return kAsIs[static_cast<unsigned char>(c)]; };
   const std::string_view text = utf8;
   for (std::size_t i = 0; i < text.size();) {
     std::size_t j = i;
