@@ -294,10 +294,8 @@ std::string float_repr(double value) { return format_double(value, {.add_dot_0 =
 namespace {
 // str_repr of ASCII text, whose bytes are its code points: no decoding into
 // a u32string, and runs that need no escape appended whole.
-std::string ascii_str_repr(std::string_view text) {
+void append_ascii_str_repr(std::string& out, std::string_view text) {
   const char quote = choose_quote(text);
-  std::string out;
-  out.reserve(text.size() + 2);
   out += quote;
   auto as_is = [quote](char c) { return c >= ' ' && c < 0x7f && c != '\\' && c != quote; };
   for (std::size_t i = 0; i < text.size();) {
@@ -309,17 +307,15 @@ std::string ascii_str_repr(std::string_view text) {
     i = j + 1;
   }
   out += quote;
-  return out;
 }
 }  // namespace
 
-std::string str_repr(std::string_view utf8) {
+void append_str_repr(std::string& out, std::string_view utf8) {
   if (std::all_of(utf8.begin(), utf8.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
-    return ascii_str_repr(utf8);
+    return append_ascii_str_repr(out, utf8);
   const std::u32string text = decode_utf8(utf8);
   const char quote = choose_quote(text);
-  std::string out(1, quote);
-  out.reserve(utf8.size() + 2);
+  out += quote;
   for (char32_t c : text) {
     if (c < 0x80) {
       if (!append_ascii_escape(out, c, quote)) out += static_cast<char>(c);
@@ -337,6 +333,12 @@ std::string str_repr(std::string_view utf8) {
     }
   }
   out += quote;
+}
+
+std::string str_repr(std::string_view utf8) {
+  std::string out;
+  out.reserve(utf8.size() + 2);
+  append_str_repr(out, utf8);
   return out;
 }
 

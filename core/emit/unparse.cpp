@@ -1186,6 +1186,11 @@ std::string Unparser::constant_text(const Object& value) {
 }
 
 void Unparser::constant(const Object& value, Prec p, bool attribute_base) {
+  // A str outside f-string fields is its repr, written in place (never in parentheses).
+  if (const auto* s = value.as<StrValue>(); s && !strings_.restricted) {
+    append_str_repr(out_, s->utf8);
+    return;
+  }
   std::string text = constant_text(value);
   // A negative number is a unary minus to the grammar; `1.real` would lex as a float.
   bool parens = (!text.empty() && text[0] == '-' && p > Prec::Factor) ||
