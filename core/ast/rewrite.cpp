@@ -325,8 +325,8 @@ std::optional<Node> remapped(const Node& node, ForEach&& for_each, Map&& map, Ma
   return copy;
 }
 
-template <class Node, class Map>
-std::optional<Expr> remapped_children(const Node& node, Map&& map) {
+template <class Map>
+std::optional<Expr> remapped_children(const Expr& node, Map&& map) {
   auto for_each = [](auto& n, auto&& f, auto&&) { for_each_child(n, f); };
   return remapped(node, for_each, map, [](const StmtList&) { return std::optional<StmtList>(); });
 }
