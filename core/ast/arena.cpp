@@ -67,20 +67,27 @@ NodeArena::~NodeArena() {
 }
 
 void* NodeArena::allocate(std::size_t bytes, std::size_t align) {
-  for (FreeList& list : free_)
-    if (list.bytes == bytes && list.head) {
-      FreeBlock* block = list.head;
-      list.head = block->next;
-      ++open_nodes_;  // (the free lists are used only while the scope lives)
-      return block;  // sizes match, and so do the alignments of the types that have them
+  // A size has one list, and lists take their sizes in order: the search
+  // stops at its size's list or at the first list no size has taken.
+  for (FreeList& list : free_) {
+    if (list.bytes == bytes) {
+      if (FreeBlock* block = list.head) {
+        list.head = block->next;
+        ++open_nodes_;  // (the free lists are used only while the scope lives)
+        return block;  // sizes match, and so do the alignments of the types that have them
+      }
+      break;
     }
+    if (list.bytes == 0) break;
+  }
   // (Alignments are powers of two: a mask, not a division per node.)
-  auto aligned = [&](std::byte* p) {
+  auto aligned = [](std::byte* p, std::size_t align) {
     auto a = reinterpret_cast<std::uintptr_t>(p);
     return p + ((align - (a & (align - 1))) & (align - 1));
   };
-  std::byte* p = next_ ? aligned(next_) : nullptr;
-  if (!p || p + bytes > end_) {
+  // A new chunk, out of line: inlined, it made every node save and restore
+  // the registers it needs.
+  auto grow = [this, aligned](std::size_t bytes, std::size_t align) __attribute__((noinline)) {
     // Chunks double up to 64 KiB: a small call takes one, a big one few
     // (and none so big that malloc maps and unmaps it on every call).
     const std::size_t size = std::max(chunk_size_, bytes + align);
@@ -90,8 +97,11 @@ void* NodeArena::allocate(std::size_t bytes, std::size_t align) {
     chunks_.push_back(Chunk{std::move(chunk), size});
     next_ = chunks_.back().bytes.get();
     end_ = next_ + size;
-    p = aligned(next_);
-  }
+    return aligned(next_, align);
+  };
+  std::byte* p = next_ ? aligned(next_, align) : nullptr;
+  if (!p || p + bytes > end_) [[unlikely]]
+    p = grow(bytes, align);
   next_ = p + bytes;
   if (open_)  // (nodes are made while the scope makes them current: always so)
     ++open_nodes_;

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstdint>
 
 namespace unveil::ast {
 
 namespace {
 
-// Python 3.8–3.14 hard keywords (Lib/keyword.py kwlist); sorted for binary search.
+// Python 3.8–3.14 hard keywords (Lib/keyword.py kwlist).
 constexpr std::array<std::string_view, 35> kKeywords = {
     "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
     "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
@@ -26,13 +28,16 @@ constexpr auto kContinues = [] {
   return table;
 }();
 
-// Every name the unparser prints is checked: most are not keywords and are
-// told apart by length or first letter before any comparison.
+// Every name the unparser prints is checked: a name is compared only with the
+// keywords of its length whose first letter matches it in its low five bits
+// (a set of indices into kKeywords; most names have none).
 constexpr std::size_t kShortestKeyword = 2, kLongestKeyword = 8;
-constexpr auto kKeywordStarts = [] {
-  std::array<bool, 256> starts{};
-  for (std::string_view k : kKeywords) starts[static_cast<unsigned char>(k[0])] = true;
-  return starts;
+static_assert(kKeywords.size() <= 64, "the candidate sets are 64-bit masks");
+constexpr auto kCandidates = [] {
+  std::array<std::array<std::uint64_t, 32>, kLongestKeyword + 1> by{};
+  for (std::size_t i = 0; i < kKeywords.size(); ++i)
+    by[kKeywords[i].size()][static_cast<unsigned char>(kKeywords[i][0]) & 31] |= std::uint64_t{1} << i;
+  return by;
 }();
 constexpr bool keyword_lengths_hold() {
   for (std::string_view k : kKeywords)
@@ -43,35 +48,22 @@ static_assert(keyword_lengths_hold(), "a keyword outside the lengths is_keyword 
 
 }  // namespace
 
-// The keywords of each length, so that a name is compared with a handful
-// of same-length words (a first letter each) instead of binary-searched.
-constexpr auto kKeywordsByLength = [] {
-  std::array<std::array<std::string_view, kKeywords.size()>, kLongestKeyword + 1> by{};
-  std::array<std::size_t, kLongestKeyword + 1> n{};
-  for (std::string_view k : kKeywords) by[k.size()][n[k.size()]++] = k;
-  return by;
-}();
-
 bool is_keyword(std::string_view name) noexcept {
-  if (name.size() < kShortestKeyword || name.size() > kLongestKeyword ||
-      !kKeywordStarts[static_cast<unsigned char>(name[0])])
-    return false;
-  for (std::string_view k : kKeywordsByLength[name.size()]) {
-    if (k.empty()) break;
-    if (k[0] == name[0] && k == name) return true;
-  }
+  if (name.size() < kShortestKeyword || name.size() > kLongestKeyword) return false;
+  for (std::uint64_t m = kCandidates[name.size()][static_cast<unsigned char>(name[0]) & 31]; m; m &= m - 1)
+    if (kKeywords[std::size_t(std::countr_zero(m))] == name) return true;
   return false;
 }
 
 bool is_identifier(std::string_view name) noexcept {
   if (name.empty() || !is_start(static_cast<unsigned char>(name[0]))) return false;
-  bool ascii = true;  // the common case: no surrogate to look for
+  unsigned char seen = 0;  // the bytes or'ed: ASCII, the common case, has no surrogate to look for
   for (unsigned char c : name) {
     if (!kContinues[c]) return false;
-    ascii = ascii && c < 0x80;
+    seen |= c;
   }
   // A lone surrogate (U+D800..U+DFFF, ED A0..BF xx as marshal writes it) is no letter.
-  if (!ascii)
+  if (seen & 0x80)
     for (std::size_t k = 0; k + 1 < name.size(); ++k)
       if (static_cast<unsigned char>(name[k]) == 0xed && static_cast<unsigned char>(name[k + 1]) >= 0xa0) return false;
   return !is_keyword(name);

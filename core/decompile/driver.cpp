@@ -112,6 +112,18 @@ std::shared_ptr<const CodeObject> nested_code(const CodeObject& code, const std:
   return nullptr;
 }
 
+// Whether the printed `body` has "yield" in it. A yield node among its
+// statements' expressions is printed so, and almost every generator has one:
+// the body is printed only when there is none.
+bool shows_yield(const StmtList& body) {
+  bool found = false;
+  for (const ast::StmtPtr& s : body)
+    if (s && !found)
+      ast::visit_stmt(
+          s, [&](const ast::ExprPtr& e) { found = found || e->is<ast::Yield>() || e->is<ast::YieldFrom>(); }, true);
+  return found || unparse(body).find("yield") != std::string::npos;
+}
+
 }  // namespace
 
 StmtList Driver::body(const std::shared_ptr<const CodeObject>& code, BodyKind kind) {
@@ -339,8 +351,7 @@ ast::StmtPtr Driver::define_function(const lift::FunctionValue& f, const std::st
   StmtList b = body_or_fallback(f.code, BodyKind::Function);
   // A generator whose yields were unreachable (`return; yield`): `if False:
   // yield` keeps it a generator and compiles to nothing.
-  if ((f.code->flags & (kCoGenerator | kCoAsyncGenerator)) &&
-      unparse(b).find("yield") == std::string::npos)
+  if ((f.code->flags & (kCoGenerator | kCoAsyncGenerator)) && !shows_yield(b))
     b.push_back(ast::if_(ast::boolean(false), {ast::expr_stmt(ast::yield_())}));
   ast::Arguments args = signature(f);
   bool is_async = f.code->flags & (kCoCoroutine | kCoAsyncGenerator);

@@ -1,5 +1,7 @@
 #include "decompile/private_names.h"
 
+#include <algorithm>
+
 #include "ast/build.h"
 #include "ast/rewrite.h"
 
@@ -13,10 +15,10 @@ bool is_private(std::string_view name) {
 }
 
 // `_C__x` → `__x` when that is what `__x` mangles to; anything else unchanged.
-std::string source_spelling(const std::string& stored, std::string_view prefix) {
-  if (prefix.empty() || stored.size() <= prefix.size() || stored.compare(0, prefix.size(), prefix) != 0)
-    return stored;
-  std::string plain = stored.substr(prefix.size());
+// (A view of `stored`: every name of a class body is asked, most unchanged.)
+std::string_view source_spelling(std::string_view stored, std::string_view prefix) {
+  if (prefix.empty() || stored.size() <= prefix.size() || !stored.starts_with(prefix)) return stored;
+  std::string_view plain = stored.substr(prefix.size());
   return is_private(plain) ? plain : stored;
 }
 
@@ -35,17 +37,17 @@ std::string mangled(std::string_view name, std::string_view prefix) {
 
 ast::StmtList unmangle_private_names(const ast::StmtList& body, std::string_view prefix) {
   if (prefix.empty()) return body;
-  auto spell = [&](const std::string& s) { return source_spelling(s, prefix); };
+  auto spell = [&](std::string_view s) { return source_spelling(s, prefix); };
   ast::ExprMapper expr = [&](const ast::ExprPtr& e) -> ast::ExprPtr {
     if (auto* n = e->as<ast::Name>()) {
-      std::string id = spell(n->id);
-      return id == n->id ? nullptr : ast::name(id, n->ctx);
+      std::string_view id = spell(n->id);
+      return id == n->id ? nullptr : ast::name(std::string(id), n->ctx);
     }
     if (auto* a = e->as<ast::Attribute>()) {
-      std::string attr = spell(a->attr);
+      std::string_view attr = spell(a->attr);
       ast::ExprPtr value = ast::map_expr(a->value, expr);
       if (attr == a->attr && value == a->value) return e;
-      return ast::attribute(value, attr, a->ctx);
+      return ast::attribute(value, std::string(attr), a->ctx);
     }
     return nullptr;
   };
@@ -68,29 +70,30 @@ ast::StmtList unmangle_private_names(const ast::StmtList& body, std::string_view
       return renamed(std::move(c));
     }
     auto names = [&](std::vector<std::string> v) {
-      for (auto& n : v) n = spell(n);
+      for (auto& n : v) n = std::string(spell(n));
       return v;
     };
     if (auto* g = s->as<ast::Global>(); g && names(g->names) != g->names) return renamed(ast::Global{names(g->names)});
     if (auto* g = s->as<ast::Nonlocal>(); g && names(g->names) != g->names)
       return renamed(ast::Nonlocal{names(g->names)});
-    if (auto* t = s->as<ast::Try>()) {
+    // (A try or import copied only when a name in it changes.)
+    auto respelled = [&](const std::optional<std::string>& n) { return n && spell(*n) != *n; };
+    if (auto* t = s->as<ast::Try>();
+        t && std::any_of(t->handlers.begin(), t->handlers.end(), [&](const auto& h) { return respelled(h.name); })) {
       ast::Try c = *t;
-      bool changed = false;
       for (auto& h : c.handlers)
-        if (h.name && spell(*h.name) != *h.name) h.name = spell(*h.name), changed = true;
-      return changed ? renamed(std::move(c)) : nullptr;
+        if (respelled(h.name)) h.name = std::string(spell(*h.name));
+      return renamed(std::move(c));
     }
-    if (auto* i = s->as<ast::ImportFrom>()) {
+    if (auto* i = s->as<ast::ImportFrom>();
+        i && std::any_of(i->names.begin(), i->names.end(), [&](const auto& a) { return respelled(a.asname); })) {
       ast::ImportFrom c = *i;
-      bool changed = false;
       for (auto& a : c.names)
-        if (a.asname && spell(*a.asname) != *a.asname) {
-          a.asname = spell(*a.asname);
+        if (respelled(a.asname)) {
+          a.asname = std::string(spell(*a.asname));
           if (*a.asname == a.name) a.asname.reset();
-          changed = true;
         }
-      return changed ? renamed(std::move(c)) : nullptr;
+      return renamed(std::move(c));
     }
     return nullptr;
   });

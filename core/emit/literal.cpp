@@ -3,6 +3,7 @@
 // Objects/bytesobject.c (bytes) and the container reprs.
 #include "emit/literal.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -290,11 +291,31 @@ std::string literal_repr(const Object& object) { return repr(object); }
 
 std::string float_repr(double value) { return format_double(value, {.add_dot_0 = true}); }
 
-std::string str_repr(std::string_view utf8) {
+namespace {
+// str_repr of ASCII text, whose bytes are its code points: no decoding into
+// a u32string, and runs that need no escape appended whole.
+void append_ascii_str_repr(std::string& out, std::string_view text) {
+  const char quote = choose_quote(text);
+  out += quote;
+  auto as_is = [quote](char c) { return c >= ' ' && c < 0x7f && c != '\\' && c != quote; };
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t j = i;
+    while (j < text.size() && as_is(text[j])) ++j;
+    out.append(text.substr(i, j - i));
+    if (j == text.size()) break;
+    append_ascii_escape(out, static_cast<unsigned char>(text[j]), quote);
+    i = j + 1;
+  }
+  out += quote;
+}
+}  // namespace
+
+void append_str_repr(std::string& out, std::string_view utf8) {
+  if (std::all_of(utf8.begin(), utf8.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+    return append_ascii_str_repr(out, utf8);
   const std::u32string text = decode_utf8(utf8);
   const char quote = choose_quote(text);
-  std::string out(1, quote);
-  out.reserve(utf8.size() + 2);
+  out += quote;
   for (char32_t c : text) {
     if (c < 0x80) {
       if (!append_ascii_escape(out, c, quote)) out += static_cast<char>(c);
@@ -312,6 +333,12 @@ std::string str_repr(std::string_view utf8) {
     }
   }
   out += quote;
+}
+
+std::string str_repr(std::string_view utf8) {
+  std::string out;
+  out.reserve(utf8.size() + 2);
+  append_str_repr(out, utf8);
   return out;
 }
 

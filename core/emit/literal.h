@@ -16,6 +16,8 @@ namespace unveil {
 std::string literal_repr(const Object& object);
 std::string float_repr(double value);
 std::string str_repr(std::string_view utf8);
+// str_repr(utf8) appended to `out` (no string of its own).
+void append_str_repr(std::string& out, std::string_view utf8);
 std::string bytes_repr(std::string_view bytes);
 // The name source uses for a code object that is a plain value (not turned into
 // a function), e.g. Dynamo passing code to `_create_nested_fn`:

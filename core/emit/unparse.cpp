@@ -216,7 +216,7 @@ class Unparser {
   // Starts a new line at the current indentation (no newline at the very start).
   void fill(std::string_view text = {}) {
     if (!out_.empty()) out_ += '\n';
-    for (int i = 0; i < indent_; ++i) out_ += "    ";
+    out_.append(std::size_t(indent_) * 4, ' ');
     out_ += text;
   }
   void blank_line() {
@@ -665,7 +665,13 @@ void Unparser::docstring(const std::string& utf8) {
   escaped.reserve(utf8.size());
   // Printable ASCII, newlines and tabs print as themselves: most docstrings are
   // nothing else, so they are copied in runs, not one repr() per character.
-  auto as_is = [](char c) { return (c >= 0x20 && c < 0x7f && c != '\\') || c == '\n' || c == '\t'; };
+  // (A table: one load per character of every docstring.)
+  static constexpr auto kAsIs = [] {
+    std::array<bool, 256> t{};
+    for (unsigned c = 0; c < 256; ++c) t[c] = (c >= 0x20 && c < 0x7f && c != '\\') || c == '\n' || c == '\t';
+    return t;
+  }();
+  auto as_is = [](char c) { return kAsIs[static_cast<unsigned char>(c)]; };
   const std::string_view text = utf8;
   for (std::size_t i = 0; i < text.size();) {
     std::size_t j = i;
@@ -1180,6 +1186,11 @@ std::string Unparser::constant_text(const Object& value) {
 }
 
 void Unparser::constant(const Object& value, Prec p, bool attribute_base) {
+  // A str outside f-string fields is its repr, written in place (never in parentheses).
+  if (const auto* s = value.as<StrValue>(); s && !strings_.restricted) {
+    append_str_repr(out_, s->utf8);
+    return;
+  }
   std::string text = constant_text(value);
   // A negative number is a unary minus to the grammar; `1.real` would lex as a float.
   bool parens = (!text.empty() && text[0] == '-' && p > Prec::Factor) ||
