@@ -23,11 +23,11 @@ namespace unveil::ast {
 
 template <class T>
 ExprPtr make_expr(T node) {
-  return make_node<Expr>(Expr{std::move(node)});
+  return make_node<Expr>(std::move(node));
 }
 template <class T>
 StmtPtr make_stmt(T node, int line = 0) {
-  return make_node<Stmt>(Stmt{std::move(node), line});
+  return make_node<Stmt>(std::move(node), line);
 }
 template <class T>
 PatternPtr make_pattern(T node) {
