@@ -66,48 +66,17 @@ NodeArena::~NodeArena() {
   for (Chunk& c : chunks_) ChunkPool::give(c.bytes, c.size);
 }
 
-void* NodeArena::allocate(std::size_t bytes, std::size_t align) {
-  // A size has one list, and lists take their sizes in order: the search
-  // stops at its size's list or at the first list no size has taken.
-  for (FreeList& list : free_) {
-    if (list.bytes == bytes) {
-      if (FreeBlock* block = list.head) {
-        list.head = block->next;
-        ++open_nodes_;  // (the free lists are used only while the scope lives)
-        return block;  // sizes match, and so do the alignments of the types that have them
-      }
-      break;
-    }
-    if (list.bytes == 0) break;
-  }
-  // (Alignments are powers of two: a mask, not a division per node.)
-  auto aligned = [](std::byte* p, std::size_t align) {
-    auto a = reinterpret_cast<std::uintptr_t>(p);
-    return p + ((align - (a & (align - 1))) & (align - 1));
-  };
-  // A new chunk, out of line: inlined, it made every node save and restore
-  // the registers it needs.
-  auto grow = [this, aligned](std::size_t bytes, std::size_t align) __attribute__((noinline)) {
-    // Chunks double up to 64 KiB: a small call takes one, a big one few
-    // (and none so big that malloc maps and unmaps it on every call).
-    const std::size_t size = std::max(chunk_size_, bytes + align);
-    chunk_size_ = std::min(chunk_size_ * 2, kLastChunk);
-    std::unique_ptr<std::byte[]> chunk = ChunkPool::take(size);
-    if (!chunk) chunk = std::make_unique_for_overwrite<std::byte[]>(size);
-    chunks_.push_back(Chunk{std::move(chunk), size});
-    next_ = chunks_.back().bytes.get();
-    end_ = next_ + size;
-    return aligned(next_, align);
-  };
-  std::byte* p = next_ ? aligned(next_, align) : nullptr;
-  if (!p || p + bytes > end_) [[unlikely]]
-    p = grow(bytes, align);
-  next_ = p + bytes;
-  if (open_)  // (nodes are made while the scope makes them current: always so)
-    ++open_nodes_;
-  else
-    refs_.fetch_add(1, std::memory_order_relaxed);
-  return p;
+std::byte* NodeArena::grow(std::size_t bytes, std::size_t align) {
+  // Chunks double up to 64 KiB: a small call takes one, a big one few
+  // (and none so big that malloc maps and unmaps it on every call).
+  const std::size_t size = std::max(chunk_size_, bytes + align);
+  chunk_size_ = std::min(chunk_size_ * 2, kLastChunk);
+  std::unique_ptr<std::byte[]> chunk = ChunkPool::take(size);
+  if (!chunk) chunk = std::make_unique_for_overwrite<std::byte[]>(size);
+  chunks_.push_back(Chunk{std::move(chunk), size});
+  next_ = chunks_.back().bytes.get();
+  end_ = next_ + size;
+  return aligned(next_, align);
 }
 
 void NodeArena::recycle(void* p, std::size_t bytes) noexcept {

@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -29,7 +30,31 @@ class NodeArena {
   // The arena nodes of this thread come from (nullptr: the heap).
   static NodeArena* current() noexcept { return current_; }
 
-  void* allocate(std::size_t bytes, std::size_t align);
+  // Inline: a call per node cost more than the bump itself.
+  void* allocate(std::size_t bytes, std::size_t align) {
+    // A size has one list, and lists take their sizes in order: the search
+    // stops at its size's list or at the first list no size has taken.
+    for (FreeList& list : free_) {
+      if (list.bytes == bytes) {
+        if (FreeBlock* block = list.head) {
+          list.head = block->next;
+          ++open_nodes_;  // (the free lists are used only while the scope lives)
+          return block;  // sizes match, and so do the alignments of the types that have them
+        }
+        break;
+      }
+      if (list.bytes == 0) break;
+    }
+    std::byte* p = next_ ? aligned(next_, align) : nullptr;
+    if (!p || p + bytes > end_) [[unlikely]]
+      p = grow(bytes, align);
+    next_ = p + bytes;
+    if (open_)  // (nodes are made while the scope makes them current: always so)
+      ++open_nodes_;
+    else
+      refs_.fetch_add(1, std::memory_order_relaxed);
+    return p;
+  }
   void deallocate(void* p, std::size_t bytes) noexcept {
     // While its scope lives, only the scope's thread holds the arena's nodes
     // (a call's tree is handed over when the call ends): the free lists are
@@ -60,6 +85,14 @@ class NodeArena {
   };
   static constexpr std::size_t kFreeLists = 4;
   void recycle(void* p, std::size_t bytes) noexcept;
+  // (Alignments are powers of two: a mask, not a division per node.)
+  static std::byte* aligned(std::byte* p, std::size_t align) noexcept {
+    auto a = reinterpret_cast<std::uintptr_t>(p);
+    return p + ((align - (a & (align - 1))) & (align - 1));
+  }
+  // A new chunk, out of line: inlined, it made every node save and restore
+  // the registers it needs.
+  [[gnu::noinline]] std::byte* grow(std::size_t bytes, std::size_t align);
 
   static thread_local NodeArena* current_ UNVEIL_FAST_TLS;
   bool open_ = true;  // its scope still lives

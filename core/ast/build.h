@@ -21,13 +21,14 @@
 
 namespace unveil::ast {
 
+// (Forwarded: the node is moved once, straight into its place.)
 template <class T>
-ExprPtr make_expr(T node) {
-  return make_node<Expr>(Expr{std::move(node)});
+ExprPtr make_expr(T&& node) {
+  return make_node<Expr>(std::forward<T>(node));
 }
 template <class T>
-StmtPtr make_stmt(T node, int line = 0) {
-  return make_node<Stmt>(Stmt{std::move(node), line});
+StmtPtr make_stmt(T&& node, int line = 0) {
+  return make_node<Stmt>(std::forward<T>(node), line);
 }
 template <class T>
 PatternPtr make_pattern(T node) {

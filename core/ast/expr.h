@@ -11,6 +11,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -233,11 +235,18 @@ struct Slice {
 };
 
 struct Expr {
-  std::variant<BoolOp, NamedExpr, BinOp, UnaryOp, Lambda, IfExp, Dict, Set, ListComp, SetComp,
-               DictComp, GeneratorExp, Await, Yield, YieldFrom, Compare, Call, FormattedValue,
-               JoinedStr, Interpolation, TemplateStr, Constant, Attribute, Subscript, Starred, Name,
-               List, Tuple, Slice>
-      node;
+  using Node = std::variant<BoolOp, NamedExpr, BinOp, UnaryOp, Lambda, IfExp, Dict, Set, ListComp,
+                            SetComp, DictComp, GeneratorExp, Await, Yield, YieldFrom, Compare, Call,
+                            FormattedValue, JoinedStr, Interpolation, TemplateStr, Constant,
+                            Attribute, Subscript, Starred, Name, List, Tuple, Slice>;
+  Node node;
+
+  Expr() = default;
+  // From one node, built in place: make_expr moves a node once, not into a
+  // temporary Expr first (clang 14 cannot build an aggregate with parentheses).
+  template <class T>
+    requires(!std::is_same_v<std::remove_cvref_t<T>, Expr> && std::is_constructible_v<Node, T &&>)
+  Expr(T&& n) : node(std::forward<T>(n)) {}  // NOLINT: converts like the node it holds
 
   template <class T>
   const T* as() const noexcept {

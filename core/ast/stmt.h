@@ -178,13 +178,19 @@ struct Comment {
 };
 
 struct Stmt {
-  std::variant<FunctionDef, AsyncFunctionDef, ClassDef, Return, Delete, Assign, TypeAlias,
-               AugAssign, AnnAssign, For, AsyncFor, While, If, With, AsyncWith, Match, Raise, Try,
-               TryStar, Assert, Import, ImportFrom, Global, Nonlocal, ExprStmt, Pass, Break,
-               Continue, Comment>
-      node;
+  using Node = std::variant<FunctionDef, AsyncFunctionDef, ClassDef, Return, Delete, Assign,
+                            TypeAlias, AugAssign, AnnAssign, For, AsyncFor, While, If, With,
+                            AsyncWith, Match, Raise, Try, TryStar, Assert, Import, ImportFrom,
+                            Global, Nonlocal, ExprStmt, Pass, Break, Continue, Comment>;
+  Node node;
   // Source line this statement came from (0 = unknown), for annotations.
   int line = 0;
+
+  Stmt() = default;
+  // From one node, built in place (see Expr).
+  template <class T>
+    requires(!std::is_same_v<std::remove_cvref_t<T>, Stmt> && std::is_constructible_v<Node, T &&>)
+  Stmt(T&& n, int at_line = 0) : node(std::forward<T>(n)), line(at_line) {}  // NOLINT: converts
 
   template <class T>
   const T* as() const noexcept {

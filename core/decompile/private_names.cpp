@@ -1,6 +1,7 @@
 #include "decompile/private_names.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "ast/build.h"
 #include "ast/rewrite.h"
@@ -22,6 +23,66 @@ std::string_view source_spelling(std::string_view stored, std::string_view prefi
   return is_private(plain) ? plain : stored;
 }
 
+// Calls `f` on each statement list nested in `s` (the arms map_statements
+// rewrites: not def/class bodies).
+template <class F>
+void for_each_body(const ast::Stmt& s, F&& f) {
+  auto loop = [&](const auto& n) {
+    f(n.body);
+    f(n.orelse);
+  };
+  if (auto* n = s.as<ast::For>()) loop(*n);
+  else if (auto* n = s.as<ast::AsyncFor>()) loop(*n);
+  else if (auto* n = s.as<ast::While>()) loop(*n);
+  else if (auto* n = s.as<ast::If>()) loop(*n);
+  else if (auto* n = s.as<ast::With>()) f(n->body);
+  else if (auto* n = s.as<ast::AsyncWith>()) f(n->body);
+  else if (auto* n = s.as<ast::Match>()) for (const auto& c : n->cases) f(c.body);
+  else if (const ast::Try* t = s.is<ast::TryStar>() ? s.as<ast::TryStar>() : s.as<ast::Try>()) {
+    f(t->body);
+    for (const auto& h : t->handlers) f(h.body);
+    f(t->orelse);
+    f(t->finalbody);
+  }
+}
+
+// Whether some name of `body` that unmangle_private_names respells is spelled
+// otherwise (a superset of what it changes). Most class and method bodies
+// have none: reading the tree costs less than rebuilding it.
+bool has_respelling(const ast::StmtList& body, std::string_view prefix) {
+  auto changes = [&](std::string_view s) { return source_spelling(s, prefix) != s; };
+  auto any_changes = [&](const auto& names) {
+    return std::any_of(names.begin(), names.end(), changes);
+  };
+  bool found = false;
+  const std::function<void(const ast::ExprPtr&)> in_expr = [&](const ast::ExprPtr& e) {
+    if (auto* n = e->as<ast::Name>()) found = found || changes(n->id);
+    else if (auto* a = e->as<ast::Attribute>()) found = found || changes(a->attr);
+  };
+  auto own_names = [&](const ast::Stmt& s) {
+    if (auto* f = s.as<ast::FunctionDef>()) return changes(f->name);
+    if (auto* f = s.as<ast::AsyncFunctionDef>()) return changes(f->name);
+    if (auto* k = s.as<ast::ClassDef>()) return changes(k->name);
+    if (auto* g = s.as<ast::Global>()) return any_changes(g->names);
+    if (auto* g = s.as<ast::Nonlocal>()) return any_changes(g->names);
+    if (const ast::Try* t = s.is<ast::TryStar>() ? s.as<ast::TryStar>() : s.as<ast::Try>())
+      return std::any_of(t->handlers.begin(), t->handlers.end(), [&](const auto& h) { return h.name && changes(*h.name); });
+    if (auto* i = s.as<ast::ImportFrom>())
+      return std::any_of(i->names.begin(), i->names.end(), [&](const auto& a) { return a.asname && changes(*a.asname); });
+    return false;
+  };
+  std::function<void(const ast::StmtList&)> in_body = [&](const ast::StmtList& list) {
+    for (const ast::StmtPtr& s : list) {
+      if (found) return;
+      found = own_names(*s);
+      ast::visit_stmt(s, in_expr, /*into_bodies=*/false);
+      for_each_body(*s, in_body);
+    }
+  };
+  in_body(body);
+  return found;
+}
+
 }  // namespace
 
 std::string private_prefix(std::string_view class_name) {
@@ -36,7 +97,7 @@ std::string mangled(std::string_view name, std::string_view prefix) {
 }
 
 ast::StmtList unmangle_private_names(const ast::StmtList& body, std::string_view prefix) {
-  if (prefix.empty()) return body;
+  if (prefix.empty() || !has_respelling(body, prefix)) return body;
   auto spell = [&](std::string_view s) { return source_spelling(s, prefix); };
   ast::ExprMapper expr = [&](const ast::ExprPtr& e) -> ast::ExprPtr {
     if (auto* n = e->as<ast::Name>()) {
