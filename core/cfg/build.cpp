@@ -53,10 +53,11 @@ GraphBuilder::GraphBuilder(const DecodedCode& code)
   const std::size_t units = ins.empty() ? 0 : ins.back().end_offset / 2;
   at_unit_.resize(units + 1);
   // Units up to an instruction's own belong to it (offsets are even and ascend).
-  auto unit = at_unit_.begin();
+  // (A plain loop: a fill_n call per instruction, of a unit or two, cost more.)
+  std::size_t unit = 0;
   for (std::uint32_t i = 0; i < ins.size(); ++i)
-    unit = std::fill_n(unit, ins[i].offset / 2 + 1 - (unit - at_unit_.begin()), i);
-  std::fill(unit, at_unit_.end(), static_cast<std::uint32_t>(ins.size()));
+    for (const std::size_t own = ins[i].offset / 2; unit <= own; ++unit) at_unit_[unit] = i;
+  for (; unit < at_unit_.size(); ++unit) at_unit_[unit] = static_cast<std::uint32_t>(ins.size());
 }
 
 Graph GraphBuilder::build() {
@@ -151,11 +152,10 @@ void GraphBuilder::split_blocks() {
     const bool group_start = i == 0 || ins[i - 1].opcode != ext;
     if (i == 0 || (group_start && leader[ins[i].offset / 2])) {
       if (!blocks.empty()) blocks.back().last = static_cast<std::uint32_t>(i - 1);
-      Block b;
-      b.id = static_cast<BlockId>(blocks.size());
+      Block& b = blocks.emplace_back();
+      b.id = static_cast<BlockId>(blocks.size() - 1);
       b.first = static_cast<std::uint32_t>(i);
       b.begin = ins[i].offset;
-      blocks.push_back(std::move(b));
     }
     block_of_instruction_[i] = blocks.back().id;
   }
