@@ -25,6 +25,8 @@ struct Count {
   Term term = Term::None;
 
   constexpr std::int64_t of(std::uint32_t oparg) const {
+    const std::int64_t linear = base + std::int64_t{per_arg} * oparg;
+    if (term == Term::None) return linear;  // most rows: no jump table
     std::int64_t extra = 0;
     switch (term) {
       case Term::None: break;
@@ -38,7 +40,7 @@ struct Count {
         break;
       case Term::SliceStep: extra = oparg == 3 ? 1 : 0; break;
     }
-    return base + std::int64_t{per_arg} * oparg + extra;
+    return linear + extra;
   }
 };
 
