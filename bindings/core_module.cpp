@@ -418,20 +418,32 @@ class LiveReader {
   }
   // A code object's str and bytes fields; anything else (not seen in a real
   // code object) takes the marshal path.
-  static std::string text(PyObject* s) {
-    if (!PyUnicode_CheckExact(s)) throw NotConvertible{};
-    return utf8(s);
-  }
+  static std::string text(PyObject* s) { return std::string(text_view(s)); }
   static std::string byte_string(PyObject* b) {
     if (!PyBytes_CheckExact(b)) throw NotConvertible{};
     return bytes(b);
   }
+  // The UTF-8 of a str field, borrowed from the str. Names are ASCII almost
+  // always, and an ASCII str is its own UTF-8: no call needed for those.
+  static std::string_view text_view(PyObject* s) {
+    if (!PyUnicode_CheckExact(s)) throw NotConvertible{};
+    if (PyUnicode_IS_COMPACT_ASCII(s))
+      return {static_cast<const char*>(PyUnicode_DATA(s)), std::size_t(PyUnicode_GET_LENGTH(s))};
+    Py_ssize_t size = 0;
+    const char* data = PyUnicode_AsUTF8AndSize(s, &size);
+    if (!data) {  // a lone surrogate: marshal's "surrogatepass" is the reader's business
+      PyErr_Clear();
+      throw NotConvertible{};
+    }
+    return {data, std::size_t(size)};
+  }
+  // Each name built once, in its place (Dynamo's code has thousands).
   static std::vector<std::string> strs(PyObject* tuple) {
     if (!PyTuple_CheckExact(tuple)) throw NotConvertible{};
     const Py_ssize_t n = PyTuple_GET_SIZE(tuple);
     std::vector<std::string> out;
     out.reserve(std::size_t(n));
-    for (Py_ssize_t i = 0; i < n; ++i) out.push_back(text(PyTuple_GET_ITEM(tuple, i)));
+    for (Py_ssize_t i = 0; i < n; ++i) out.emplace_back(text_view(PyTuple_GET_ITEM(tuple, i)));
     return out;
   }
   std::vector<ObjectRef> items(PyObject* sequence) {

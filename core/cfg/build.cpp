@@ -30,7 +30,6 @@ struct Scratch {
   std::vector<PendingSuccessors> pending;
   std::vector<ExceptionTableEntry> table;
   std::vector<BlockId> block_of_instruction;
-  std::vector<std::uint32_t> at_unit;
   std::vector<bool> leader;
   std::vector<std::uint32_t> pred_count, start, fill;
   std::vector<BlockId> stack;
@@ -44,19 +43,10 @@ GraphBuilder::GraphBuilder(const DecodedCode& code)
     : code_(code),
       pending_(scratch().pending),
       table_(scratch().table),
-      block_of_instruction_(scratch().block_of_instruction),
-      at_unit_(scratch().at_unit) {
+      block_of_instruction_(scratch().block_of_instruction) {
   table_.clear();
   if (code.traits == nullptr) throw Error(ErrorKind::Decode, "cfg: decoded code has no version");
   graph_.code_ = &code;
-  const auto& ins = code.instructions;
-  const std::size_t units = ins.empty() ? 0 : ins.back().end_offset / 2;
-  at_unit_.resize(units + 1);
-  // Units up to an instruction's own belong to it (offsets are even and ascend).
-  auto unit = at_unit_.begin();
-  for (std::uint32_t i = 0; i < ins.size(); ++i)
-    unit = std::fill_n(unit, ins[i].offset / 2 + 1 - (unit - at_unit_.begin()), i);
-  std::fill(unit, at_unit_.end(), static_cast<std::uint32_t>(ins.size()));
 }
 
 Graph GraphBuilder::build() {
@@ -80,10 +70,18 @@ std::string GraphBuilder::describe(const Instruction& ins) const {
   return std::string(ins.info ? ins.info->name : "?") + " at " + std::to_string(ins.offset);
 }
 
+// A search per lookup: an index of every code unit cost more to fill than
+// the few lookups (a block's edges and leaders) it served.
+std::size_t GraphBuilder::first_at_or_after(std::uint32_t offset) const {
+  const auto& ins = code_.instructions;
+  auto it = std::lower_bound(ins.begin(), ins.end(), offset,
+                             [](const Instruction& in, std::uint32_t at) { return in.offset < at; });
+  return static_cast<std::size_t>(it - ins.begin());
+}
+
 std::size_t GraphBuilder::instruction_at_or_after(std::uint32_t offset) const {
   const auto& ins = code_.instructions;
-  const std::size_t unit = (std::size_t{offset} + 1) / 2;  // the first at or after `offset`
-  std::size_t i = unit < at_unit_.size() ? at_unit_[unit] : ins.size();
+  std::size_t i = first_at_or_after(offset);
   while (i < ins.size() && ins[i].opcode == code_.traits->extended_arg) ++i;
   return i;
 }
@@ -91,8 +89,7 @@ std::size_t GraphBuilder::instruction_at_or_after(std::uint32_t offset) const {
 BlockId GraphBuilder::block_at_offset(std::uint32_t offset, std::uint32_t from) const {
   const auto& blocks = graph_.blocks_;
   const auto& ins = code_.instructions;
-  const std::size_t unit = (std::size_t{offset} + 1) / 2;
-  const std::size_t i = unit < at_unit_.size() ? at_unit_[unit] : ins.size();
+  const std::size_t i = first_at_or_after(offset);
   const Block* it = i < ins.size() && ins[i].offset == offset ? &blocks[block_of_instruction_[i]] : nullptr;
   if (!it || it->begin != offset) {
     throw Error(ErrorKind::Decode,
@@ -151,11 +148,10 @@ void GraphBuilder::split_blocks() {
     const bool group_start = i == 0 || ins[i - 1].opcode != ext;
     if (i == 0 || (group_start && leader[ins[i].offset / 2])) {
       if (!blocks.empty()) blocks.back().last = static_cast<std::uint32_t>(i - 1);
-      Block b;
-      b.id = static_cast<BlockId>(blocks.size());
+      Block& b = blocks.emplace_back();
+      b.id = static_cast<BlockId>(blocks.size() - 1);
       b.first = static_cast<std::uint32_t>(i);
       b.begin = ins[i].offset;
-      blocks.push_back(std::move(b));
     }
     block_of_instruction_[i] = blocks.back().id;
   }

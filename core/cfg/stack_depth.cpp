@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cfg/builder.h"
+#include "cfg/table_effect.h"
 #include "support/error.h"
 #include "support/tls.h"
 
@@ -43,7 +44,7 @@ class StackDepthCheck {
       : b_(builder),
         graph_(builder.graph()),
         ins_(builder.code_.instructions),
-        minor_(builder.code_.traits->minor),
+        rows_(table_rows(builder.code_.traits->minor)),
         depth_(scratch.depth),
         from_(scratch.from),
         work_(scratch.work) {
@@ -67,13 +68,13 @@ class StackDepthCheck {
   }
 
   TableStackEffect effect(const Instruction& in) const {
-    auto e = table_stack_effect(in.op(), minor_, in.arg);
-    if (!e) {
+    const TableRow* row = rows_ ? &rows_[static_cast<std::size_t>(in.op())] : nullptr;
+    if (!row || !row->known) {
       fail("no stack effect is known for " + b_.describe(in) +
                " (specialized and instrumented opcodes cannot appear in co_code)",
            in.offset);
     }
-    return *e;
+    return row->of(in.arg);
   }
 
   // The first path into a block fixes its depth; every other must agree.
@@ -141,7 +142,7 @@ class StackDepthCheck {
   const GraphBuilder& b_;
   const Graph& graph_;
   const std::vector<Instruction>& ins_;
-  const int minor_;
+  const TableRow* rows_;  // by Op, of this version; null if the table has none
   std::vector<std::int64_t>& depth_;  // -1: not reached yet
   std::vector<std::uint32_t>& from_;  // the offset the first path came from
   std::vector<BlockId>& work_;

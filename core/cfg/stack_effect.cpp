@@ -20,11 +20,11 @@
 // it removes (3.13's metadata counts it as 1).
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <unordered_map>
 #include <vector>
 
 #include "cfg/flow.h"
+#include "cfg/table_effect.h"
 
 namespace unveil::cfg {
 namespace {
@@ -144,39 +144,6 @@ static_assert(effect_names_unique(), "an opname is listed twice in the stack eff
 // The newest version the rows below were checked against. A new version must be
 // reviewed row by row (the completeness test in test_cfg.cpp fails until it is).
 constexpr int kNewestMinor = 14;
-
-// A count of stack values: base + per_arg * oparg + the term.
-enum class Term : std::uint8_t {
-  None,
-  Bit0,           // oparg & 1 (LOAD_GLOBAL's NULL, LOAD_ATTR's method load, a kwargs dict)
-  Bit2,           // (oparg >> 2) & 1 (FORMAT_VALUE's format spec)
-  UnpackEx,       // (oparg & 0xff) + (oparg >> 8) (UNPACK_EX's targets around the star)
-  FunctionFlags,  // one per MAKE_FUNCTION flag bit 0-3 (3.11-3.12)
-  SliceStep,      // 1 if oparg == 3 (≤3.13 BUILD_SLICE: start, stop and a step)
-};
-
-struct Count {
-  std::int8_t base = 0;
-  std::int8_t per_arg = 0;
-  Term term = Term::None;
-
-  constexpr std::int64_t of(std::uint32_t oparg) const {
-    std::int64_t extra = 0;
-    switch (term) {
-      case Term::None: break;
-      case Term::Bit0: extra = oparg & 1u; break;
-      case Term::Bit2: extra = (oparg >> 2) & 1u; break;
-      case Term::UnpackEx: extra = (oparg & 0xffu) + (oparg >> 8); break;
-      // (Bit by bit, not std::popcount: without a popcnt instruction in the
-      // target that is a library call, and it made every lookup spill registers.)
-      case Term::FunctionFlags:
-        extra = (oparg & 1u) + ((oparg >> 1) & 1u) + ((oparg >> 2) & 1u) + ((oparg >> 3) & 1u);
-        break;
-      case Term::SliceStep: extra = oparg == 3 ? 1 : 0; break;
-    }
-    return base + std::int64_t{per_arg} * oparg + extra;
-  }
-};
 
 constexpr Count n(int base) { return {static_cast<std::int8_t>(base), 0, Term::None}; }
 constexpr Count args(int per_arg, int base = 0) {
@@ -356,7 +323,8 @@ std::optional<std::int64_t> block_stack_effect(std::string_view opname, std::uin
     case Rule::Linear: return it->nojump + std::int64_t{it->jump} * arg;
     case Rule::UnpackEx: return (arg & 0xff) + (arg >> 8);
     case Rule::BuildSlice: return arg == 3 ? -2 : -1;
-    case Rule::MakeFunction: return -1 - std::popcount(oparg & 0xfu);
+    case Rule::MakeFunction:  // (not std::popcount: a library call without popcnt)
+      return -1 - std::int64_t{(oparg & 1u) + ((oparg >> 1) & 1u) + ((oparg >> 2) & 1u) + ((oparg >> 3) & 1u)};
     case Rule::CallEx: return -1 - std::int64_t{oparg & 1u};
     case Rule::FormatValue: return (oparg & 4u) ? -1 : 0;
   }
@@ -367,25 +335,33 @@ std::optional<std::int64_t> block_stack_effect(std::string_view opname, std::uin
 
 namespace unveil::cfg {
 
-std::optional<TableStackEffect> table_stack_effect(Op op, int minor, std::uint32_t oparg) {
-  // The row of each (version, Op): one index per instruction (the rows of a
-  // name are disjoint in versions, so the first in table order is the one).
+const TableRow* table_rows(int minor) {
+  // The row of each (version, Op), built once (the rows of a name are
+  // disjoint in versions, so the first in table order is the one).
   static constexpr int kOldestMinor = 11;
-  using Rows = std::array<const TableEffect*, kOpCount>;
+  using Rows = std::array<TableRow, kOpCount>;
   static const auto index = [] {
     std::array<Rows, kNewestMinor - kOldestMinor + 1> by_minor{};
     for (const TableEffect& e : kTableEffects) {
       const auto o = static_cast<std::size_t>(op_named(e.name));
-      for (int m = std::max<int>(e.first, kOldestMinor); m <= std::min<int>(e.last, kNewestMinor); ++m)
-        if (!by_minor[std::size_t(m - kOldestMinor)][o]) by_minor[std::size_t(m - kOldestMinor)][o] = &e;
+      if (o == static_cast<std::size_t>(Op::Unknown)) continue;  // stays unknown
+      for (int m = std::max<int>(e.first, kOldestMinor); m <= std::min<int>(e.last, kNewestMinor); ++m) {
+        TableRow& row = by_minor[std::size_t(m - kOldestMinor)][o];
+        if (!row.known) row = {e.popped, e.pushed, e.jump_extra, true};
+      }
     }
     return by_minor;
   }();
-  if (op == Op::Unknown || minor < kOldestMinor || minor > kNewestMinor) return std::nullopt;
-  const TableEffect* row = index[std::size_t(minor - kOldestMinor)][static_cast<std::size_t>(op)];
-  if (!row) return std::nullopt;
-  const std::int64_t pushed = row->pushed.of(oparg);
-  return TableStackEffect{row->popped.of(oparg), pushed, pushed + row->jump_extra};
+  if (minor < kOldestMinor || minor > kNewestMinor) return nullptr;
+  return index[std::size_t(minor - kOldestMinor)].data();
+}
+
+std::optional<TableStackEffect> table_stack_effect(Op op, int minor, std::uint32_t oparg) {
+  const TableRow* rows = table_rows(minor);
+  if (!rows) return std::nullopt;
+  const TableRow& row = rows[static_cast<std::size_t>(op)];
+  if (!row.known) return std::nullopt;
+  return row.of(oparg);
 }
 
 std::optional<TableStackEffect> table_stack_effect(std::string_view opname, int minor,
