@@ -597,7 +597,7 @@ using Handler = void (*)(State&);
 
 
 // Pops n arguments and the callable (with its NULL/self slot, per version).
-void do_call(State& s, std::size_t n, std::vector<std::string> kwnames, bool method_slot) {
+void do_call(State& s, std::size_t n, const std::vector<std::string>& kwnames, bool method_slot) {
   std::vector<Item> args = s.pop_items(n);
   std::vector<ast::Keyword> kws;
   if (!kwnames.empty()) {
