@@ -1847,25 +1847,25 @@ const std::unordered_map<std::string_view, Handler>& handlers() {
 // in reverse order (`x; y; STORE b; STORE a`). Stores that each take one of
 // several distinct values pending on the stack are that tuple assignment.
 bool parallel_store(State& s) {
-  std::vector<std::string> targets;  // in store order
-  std::size_t k = s.pos;
+  // This runs for every instruction: stores are found by op, and the work
+  // below done only where one starts (their names resolved as before, so a
+  // bad one fails here the same way).
+  std::size_t n = 0, k = s.pos;
   for (; k < s.ins.size(); ++k) {
-    std::string_view n = s.ins[k].name();
-    if (n == "STORE_FAST" || n == "STORE_NAME" || n == "STORE_GLOBAL" || n == "STORE_DEREF") {
-      if (n == "STORE_GLOBAL" || n == "STORE_DEREF") break;
-      targets.push_back(resolve_argument(s.code, s.ins[k]).text);
-    } else if (n == "STORE_FAST_STORE_FAST") {
-      ResolvedArg a = resolve_argument(s.code, s.ins[k]);
-      targets.push_back(a.text);
-      targets.push_back(a.second);
-    } else {
-      break;
-    }
+    const Op op = s.ins[k].op();
+    if (op == Op::STORE_FAST || op == Op::STORE_NAME) n += 1;
+    else if (op == Op::STORE_FAST_STORE_FAST) n += 2;
+    else break;
   }
-  std::size_t n = targets.size();
-  if (n < 2 || s.stack.size() < n) return false;
+  if (n == 0) return false;
+  std::vector<std::string> targets;  // in store order
+  for (std::size_t x = s.pos; x < k; ++x) {
+    ResolvedArg a = resolve_argument(s.code, s.ins[x]);
+    targets.push_back(std::move(a.text));
+    if (s.ins[x].op() == Op::STORE_FAST_STORE_FAST) targets.push_back(std::move(a.second));
+  }
   // Only where the stores take exactly the pending values (no more stores).
-  while (targets.size() > n) targets.pop_back();
+  if (n < 2 || s.stack.size() < n) return false;
   for (std::size_t i = 1; i <= n; ++i) {
     const Item& it = s.peek(i);
     if (it.kind != Kind::Value) return false;
