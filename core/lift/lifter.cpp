@@ -74,7 +74,11 @@ struct Lifter::State {
     i.seq = ++lifter.value_count_;
     return i;
   }
-  void push(ExprPtr e) { stack.push_back(fresh(std::move(e))); }
+  void push(ExprPtr e) {  // fresh(e), built in place: pushes are most of lifting
+    Item& i = stack.emplace_back();
+    i.expr = std::move(e);
+    i.seq = ++lifter.value_count_;
+  }
   void push(Item i) { stack.push_back(std::move(i)); }
   ExprPtr value(Item i);
   ExprPtr bound_value(const Item& i);
@@ -698,10 +702,10 @@ void op_load_const(State& s) { s.push(constant_of(s.arg())); }
 void op_load_small_int(State& s) { s.push(ast::integer(s.arg().number)); }
 // A name as loaded: a generic wrapper's `.defaults` / `.kwdefaults` are the
 // values its caller passed (names starting with a dot are the compiler's own).
-ExprPtr loaded_name(State& s, const std::string& n) {
+ExprPtr loaded_name(State& s, std::string n) {
   if (!n.empty() && n[0] == '.' && s.code.code)
     if (ExprPtr v = s.definer().argument(*s.code.code, n)) return v;
-  return ast::name(n);
+  return ast::name(std::move(n));
 }
 void op_load_name(State& s) { s.push(loaded_name(s, s.arg().text)); }
 // 3.12+ class bodies: a free variable is looked up in the class namespace
@@ -718,13 +722,13 @@ void op_load_global(State& s) {
   ResolvedArg a = s.arg();
   bool with_null = a.kind == ArgKind::NameShift1 && (a.number & 1);
   if (with_null && s.row.null_slot == NullSlot::Below) s.push(Item::of(Kind::Null));
-  s.push(ast::name(a.text));
+  s.push(ast::name(std::move(a.text)));
   if (with_null && s.row.null_slot == NullSlot::Above) s.push(Item::of(Kind::Null));
 }
 void op_load_fast_pair(State& s) {
   ResolvedArg a = s.arg();
-  s.push(loaded_name(s, a.text));
-  s.push(loaded_name(s, a.second));
+  s.push(loaded_name(s, std::move(a.text)));
+  s.push(loaded_name(s, std::move(a.second)));
 }
 // The cell itself, not its value: `(lambda: x).__closure__[0]` is the cell of x.
 // MAKE_FUNCTION ignores closure tuples (source captures implicitly); generated
