@@ -792,27 +792,28 @@ void op_load_super_attr(State& s) {
 
 // --- stores and deletes ---------------------------------------------------------------
 
-void op_store_name(State& s) { s.store(ast::name(s.arg().text), s.pop()); }
+// (Names stored are made as such: store() would otherwise make each again.)
+void op_store_name(State& s) { s.store(ast::name(s.arg().text, ast::ExprContext::Store), s.pop()); }
 void op_store_global(State& s) {
   std::string n = s.arg().text;
   s.lifter.note_global(n);
-  s.store(ast::name(n), s.pop());
+  s.store(ast::name(std::move(n), ast::ExprContext::Store), s.pop());
 }
 void op_store_deref(State& s) {
   std::string n = s.arg().text;
   const auto& fv = s.code.code->freevars;
   if (std::find(fv.begin(), fv.end(), n) != fv.end()) s.lifter.note_nonlocal(n);
-  s.store(ast::name(n), s.pop());
+  s.store(ast::name(std::move(n), ast::ExprContext::Store), s.pop());
 }
 void op_store_fast_pair(State& s) {  // STORE_FAST_STORE_FAST
   ResolvedArg a = s.arg();
-  s.store(ast::name(a.text), s.pop());
-  s.store(ast::name(a.second), s.pop());
+  s.store(ast::name(std::move(a.text), ast::ExprContext::Store), s.pop());
+  s.store(ast::name(std::move(a.second), ast::ExprContext::Store), s.pop());
 }
 void op_store_fast_load_fast(State& s) {
   ResolvedArg a = s.arg();
-  s.store(ast::name(a.text), s.pop());
-  s.push(ast::name(a.second));
+  s.store(ast::name(std::move(a.text), ast::ExprContext::Store), s.pop());
+  s.push(ast::name(std::move(a.second)));
 }
 void op_store_attr(State& s) {
   ExprPtr obj = s.pop_value();
@@ -891,7 +892,7 @@ void op_pop_top(State& s) {
           target = resolve_argument(s.code, next).text;
       }
       if (target.empty()) target = s.lifter.new_temporary();
-      s.store(ast::name(target), std::move(i));
+      s.store(ast::name(std::move(target), ast::ExprContext::Store), std::move(i));
       return;
     }
     case Kind::Function:
