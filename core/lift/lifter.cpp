@@ -2214,10 +2214,11 @@ BlockEffect Lifter::lift_block(const cfg::Graph& graph, cfg::BlockId id, Stack s
   // the compiler computed, once (a bad co_stacksize only costs a regrowth).
   s.stack.reserve(stack.size() + stack_room());
   s.stack.insert(s.stack.end(), std::make_move_iterator(stack.begin()), std::make_move_iterator(stack.end()));
+  const auto& handlers = handlers_by_op();  // (a guarded static: looked up once per block)
   for (s.pos = 0; s.pos < s.ins.size(); ++s.pos) {
     if (terminate(s)) continue;
     if (row_.static_swaps && parallel_store(s)) continue;
-    const Handler handler = handlers_by_op()[static_cast<std::size_t>(s.cur().op())];
+    const Handler handler = handlers[static_cast<std::size_t>(s.cur().op())];
     if (!handler) s.fail("opcode is not supported");
     handler(s);
   }
