@@ -613,8 +613,9 @@ void do_call(State& s, std::size_t n, const std::vector<std::string>& kwnames, b
   }
   Item callable;
   if (method_slot) {
-    Item b = s.pop();
-    Item a = s.pop();
+    // (Taken from the stack in place: popping them first moved each twice.)
+    Item& a = s.peek(2);
+    Item& b = s.peek(1);
     bool below = s.row.null_slot != NullSlot::Above;
     // Below: [NULL|callable, callable|self]; Above: [callable, NULL|self].
     if (below) {
@@ -624,6 +625,8 @@ void do_call(State& s, std::size_t n, const std::vector<std::string>& kwnames, b
       callable = std::move(a);
       if (b.kind != Kind::Null) args.insert(args.begin(), std::move(b));
     }
+    s.stack.pop_back();
+    s.stack.pop_back();
   } else {
     callable = s.pop();
   }
