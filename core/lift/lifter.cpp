@@ -168,8 +168,8 @@ std::vector<std::string> string_tuple(const ExprPtr& e) {
 
 ExprPtr with_ctx(const ExprPtr& e, ast::ExprContext ctx) {
   if (auto* n = e->as<ast::Name>()) return n->ctx == ctx ? e : ast::name(n->id, ctx);  // (stores are made as such)
-  if (auto* a = e->as<ast::Attribute>()) return ast::attribute(a->value, a->attr, ctx);
-  if (auto* s = e->as<ast::Subscript>()) return ast::subscript(s->value, s->slice, ctx);
+  if (auto* a = e->as<ast::Attribute>()) return a->ctx == ctx ? e : ast::attribute(a->value, a->attr, ctx);
+  if (auto* s = e->as<ast::Subscript>()) return s->ctx == ctx ? e : ast::subscript(s->value, s->slice, ctx);
   if (auto* t = e->as<ast::Tuple>()) return ast::tuple(t->elts, ctx);
   if (auto* l = e->as<ast::List>()) return ast::list(l->elts, ctx);
   if (auto* st = e->as<ast::Starred>()) return ast::starred(st->value, ctx);
@@ -821,13 +821,13 @@ void op_store_fast_load_fast(State& s) {
 void op_store_attr(State& s) {
   ExprPtr obj = s.pop_value();
   Item v = s.pop();
-  s.store(ast::attribute(obj, s.arg().text), std::move(v));
+  s.store(ast::attribute(obj, s.arg().text, ast::ExprContext::Store), std::move(v));
 }
 void op_store_subscr(State& s) {
   ExprPtr index = s.pop_value();
   ExprPtr obj = s.pop_value();
   Item v = s.pop();
-  s.store(ast::subscript(obj, subscript_index(index)), std::move(v));
+  s.store(ast::subscript(obj, subscript_index(index), ast::ExprContext::Store), std::move(v));
 }
 void op_store_slice(State& s) {
   ExprPtr stop = s.pop_value();
@@ -835,7 +835,7 @@ void op_store_slice(State& s) {
   ExprPtr obj = s.pop_value();
   Item v = s.pop();
   auto part = [](ExprPtr e) { return ast::is_none(e) ? nullptr : e; };
-  s.store(ast::subscript(obj, ast::slice(part(start), part(stop))), std::move(v));
+  s.store(ast::subscript(obj, ast::slice(part(start), part(stop)), ast::ExprContext::Store), std::move(v));
 }
 void op_delete_name(State& s) {
   if (s.cur().name() == "DELETE_GLOBAL") s.lifter.note_global(s.arg().text);
