@@ -74,7 +74,11 @@ struct Lifter::State {
     i.seq = ++lifter.value_count_;
     return i;
   }
-  void push(ExprPtr e) { stack.push_back(fresh(std::move(e))); }
+  void push(ExprPtr e) {  // fresh(e), built in place: pushes are most of lifting
+    Item& i = stack.emplace_back();
+    i.expr = std::move(e);
+    i.seq = ++lifter.value_count_;
+  }
   void push(Item i) { stack.push_back(std::move(i)); }
   ExprPtr value(Item i);
   ExprPtr bound_value(const Item& i);
@@ -164,8 +168,8 @@ std::vector<std::string> string_tuple(const ExprPtr& e) {
 
 ExprPtr with_ctx(const ExprPtr& e, ast::ExprContext ctx) {
   if (auto* n = e->as<ast::Name>()) return n->ctx == ctx ? e : ast::name(n->id, ctx);  // (stores are made as such)
-  if (auto* a = e->as<ast::Attribute>()) return ast::attribute(a->value, a->attr, ctx);
-  if (auto* s = e->as<ast::Subscript>()) return ast::subscript(s->value, s->slice, ctx);
+  if (auto* a = e->as<ast::Attribute>()) return a->ctx == ctx ? e : ast::attribute(a->value, a->attr, ctx);
+  if (auto* s = e->as<ast::Subscript>()) return s->ctx == ctx ? e : ast::subscript(s->value, s->slice, ctx);
   if (auto* t = e->as<ast::Tuple>()) return ast::tuple(t->elts, ctx);
   if (auto* l = e->as<ast::List>()) return ast::list(l->elts, ctx);
   if (auto* st = e->as<ast::Starred>()) return ast::starred(st->value, ctx);
@@ -597,7 +601,7 @@ using Handler = void (*)(State&);
 
 
 // Pops n arguments and the callable (with its NULL/self slot, per version).
-void do_call(State& s, std::size_t n, std::vector<std::string> kwnames, bool method_slot) {
+void do_call(State& s, std::size_t n, const std::vector<std::string>& kwnames, bool method_slot) {
   std::vector<Item> args = s.pop_items(n);
   std::vector<ast::Keyword> kws;
   if (!kwnames.empty()) {
@@ -609,8 +613,9 @@ void do_call(State& s, std::size_t n, std::vector<std::string> kwnames, bool met
   }
   Item callable;
   if (method_slot) {
-    Item b = s.pop();
-    Item a = s.pop();
+    // (Taken from the stack in place: popping them first moved each twice.)
+    Item& a = s.peek(2);
+    Item& b = s.peek(1);
     bool below = s.row.null_slot != NullSlot::Above;
     // Below: [NULL|callable, callable|self]; Above: [callable, NULL|self].
     if (below) {
@@ -620,6 +625,8 @@ void do_call(State& s, std::size_t n, std::vector<std::string> kwnames, bool met
       callable = std::move(a);
       if (b.kind != Kind::Null) args.insert(args.begin(), std::move(b));
     }
+    s.stack.pop_back();
+    s.stack.pop_back();
   } else {
     callable = s.pop();
   }
@@ -698,10 +705,10 @@ void op_load_const(State& s) { s.push(constant_of(s.arg())); }
 void op_load_small_int(State& s) { s.push(ast::integer(s.arg().number)); }
 // A name as loaded: a generic wrapper's `.defaults` / `.kwdefaults` are the
 // values its caller passed (names starting with a dot are the compiler's own).
-ExprPtr loaded_name(State& s, const std::string& n) {
+ExprPtr loaded_name(State& s, std::string n) {
   if (!n.empty() && n[0] == '.' && s.code.code)
     if (ExprPtr v = s.definer().argument(*s.code.code, n)) return v;
-  return ast::name(n);
+  return ast::name(std::move(n));
 }
 void op_load_name(State& s) { s.push(loaded_name(s, s.arg().text)); }
 // 3.12+ class bodies: a free variable is looked up in the class namespace
@@ -718,13 +725,13 @@ void op_load_global(State& s) {
   ResolvedArg a = s.arg();
   bool with_null = a.kind == ArgKind::NameShift1 && (a.number & 1);
   if (with_null && s.row.null_slot == NullSlot::Below) s.push(Item::of(Kind::Null));
-  s.push(ast::name(a.text));
+  s.push(ast::name(std::move(a.text)));
   if (with_null && s.row.null_slot == NullSlot::Above) s.push(Item::of(Kind::Null));
 }
 void op_load_fast_pair(State& s) {
   ResolvedArg a = s.arg();
-  s.push(loaded_name(s, a.text));
-  s.push(loaded_name(s, a.second));
+  s.push(loaded_name(s, std::move(a.text)));
+  s.push(loaded_name(s, std::move(a.second)));
 }
 // The cell itself, not its value: `(lambda: x).__closure__[0]` is the cell of x.
 // MAKE_FUNCTION ignores closure tuples (source captures implicitly); generated
@@ -788,38 +795,39 @@ void op_load_super_attr(State& s) {
 
 // --- stores and deletes ---------------------------------------------------------------
 
-void op_store_name(State& s) { s.store(ast::name(s.arg().text), s.pop()); }
+// (Names stored are made as such: store() would otherwise make each again.)
+void op_store_name(State& s) { s.store(ast::name(s.arg().text, ast::ExprContext::Store), s.pop()); }
 void op_store_global(State& s) {
   std::string n = s.arg().text;
   s.lifter.note_global(n);
-  s.store(ast::name(n), s.pop());
+  s.store(ast::name(std::move(n), ast::ExprContext::Store), s.pop());
 }
 void op_store_deref(State& s) {
   std::string n = s.arg().text;
   const auto& fv = s.code.code->freevars;
   if (std::find(fv.begin(), fv.end(), n) != fv.end()) s.lifter.note_nonlocal(n);
-  s.store(ast::name(n), s.pop());
+  s.store(ast::name(std::move(n), ast::ExprContext::Store), s.pop());
 }
 void op_store_fast_pair(State& s) {  // STORE_FAST_STORE_FAST
   ResolvedArg a = s.arg();
-  s.store(ast::name(a.text), s.pop());
-  s.store(ast::name(a.second), s.pop());
+  s.store(ast::name(std::move(a.text), ast::ExprContext::Store), s.pop());
+  s.store(ast::name(std::move(a.second), ast::ExprContext::Store), s.pop());
 }
 void op_store_fast_load_fast(State& s) {
   ResolvedArg a = s.arg();
-  s.store(ast::name(a.text), s.pop());
-  s.push(ast::name(a.second));
+  s.store(ast::name(std::move(a.text), ast::ExprContext::Store), s.pop());
+  s.push(ast::name(std::move(a.second)));
 }
 void op_store_attr(State& s) {
   ExprPtr obj = s.pop_value();
   Item v = s.pop();
-  s.store(ast::attribute(obj, s.arg().text), std::move(v));
+  s.store(ast::attribute(obj, s.arg().text, ast::ExprContext::Store), std::move(v));
 }
 void op_store_subscr(State& s) {
   ExprPtr index = s.pop_value();
   ExprPtr obj = s.pop_value();
   Item v = s.pop();
-  s.store(ast::subscript(obj, subscript_index(index)), std::move(v));
+  s.store(ast::subscript(obj, subscript_index(index), ast::ExprContext::Store), std::move(v));
 }
 void op_store_slice(State& s) {
   ExprPtr stop = s.pop_value();
@@ -827,7 +835,7 @@ void op_store_slice(State& s) {
   ExprPtr obj = s.pop_value();
   Item v = s.pop();
   auto part = [](ExprPtr e) { return ast::is_none(e) ? nullptr : e; };
-  s.store(ast::subscript(obj, ast::slice(part(start), part(stop))), std::move(v));
+  s.store(ast::subscript(obj, ast::slice(part(start), part(stop)), ast::ExprContext::Store), std::move(v));
 }
 void op_delete_name(State& s) {
   if (s.cur().name() == "DELETE_GLOBAL") s.lifter.note_global(s.arg().text);
@@ -887,7 +895,7 @@ void op_pop_top(State& s) {
           target = resolve_argument(s.code, next).text;
       }
       if (target.empty()) target = s.lifter.new_temporary();
-      s.store(ast::name(target), std::move(i));
+      s.store(ast::name(std::move(target), ast::ExprContext::Store), std::move(i));
       return;
     }
     case Kind::Function:
@@ -1847,25 +1855,25 @@ const std::unordered_map<std::string_view, Handler>& handlers() {
 // in reverse order (`x; y; STORE b; STORE a`). Stores that each take one of
 // several distinct values pending on the stack are that tuple assignment.
 bool parallel_store(State& s) {
-  std::vector<std::string> targets;  // in store order
-  std::size_t k = s.pos;
+  // This runs for every instruction: stores are found by op, and the work
+  // below done only where one starts (their names resolved as before, so a
+  // bad one fails here the same way).
+  std::size_t n = 0, k = s.pos;
   for (; k < s.ins.size(); ++k) {
-    std::string_view n = s.ins[k].name();
-    if (n == "STORE_FAST" || n == "STORE_NAME" || n == "STORE_GLOBAL" || n == "STORE_DEREF") {
-      if (n == "STORE_GLOBAL" || n == "STORE_DEREF") break;
-      targets.push_back(resolve_argument(s.code, s.ins[k]).text);
-    } else if (n == "STORE_FAST_STORE_FAST") {
-      ResolvedArg a = resolve_argument(s.code, s.ins[k]);
-      targets.push_back(a.text);
-      targets.push_back(a.second);
-    } else {
-      break;
-    }
+    const Op op = s.ins[k].op();
+    if (op == Op::STORE_FAST || op == Op::STORE_NAME) n += 1;
+    else if (op == Op::STORE_FAST_STORE_FAST) n += 2;
+    else break;
   }
-  std::size_t n = targets.size();
-  if (n < 2 || s.stack.size() < n) return false;
+  if (n == 0) return false;
+  std::vector<std::string> targets;  // in store order
+  for (std::size_t x = s.pos; x < k; ++x) {
+    ResolvedArg a = resolve_argument(s.code, s.ins[x]);
+    targets.push_back(std::move(a.text));
+    if (s.ins[x].op() == Op::STORE_FAST_STORE_FAST) targets.push_back(std::move(a.second));
+  }
   // Only where the stores take exactly the pending values (no more stores).
-  while (targets.size() > n) targets.pop_back();
+  if (n < 2 || s.stack.size() < n) return false;
   for (std::size_t i = 1; i <= n; ++i) {
     const Item& it = s.peek(i);
     if (it.kind != Kind::Value) return false;
@@ -2209,10 +2217,11 @@ BlockEffect Lifter::lift_block(const cfg::Graph& graph, cfg::BlockId id, Stack s
   // the compiler computed, once (a bad co_stacksize only costs a regrowth).
   s.stack.reserve(stack.size() + stack_room());
   s.stack.insert(s.stack.end(), std::make_move_iterator(stack.begin()), std::make_move_iterator(stack.end()));
+  const auto& handlers = handlers_by_op();  // (a guarded static: looked up once per block)
   for (s.pos = 0; s.pos < s.ins.size(); ++s.pos) {
     if (terminate(s)) continue;
     if (row_.static_swaps && parallel_store(s)) continue;
-    const Handler handler = handlers_by_op()[static_cast<std::size_t>(s.cur().op())];
+    const Handler handler = handlers[static_cast<std::size_t>(s.cur().op())];
     if (!handler) s.fail("opcode is not supported");
     handler(s);
   }

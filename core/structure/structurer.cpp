@@ -530,7 +530,11 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
     // Moved: only the count of eff.stmts is looked at below.
     out.stmts.insert(out.stmts.end(), std::make_move_iterator(eff.stmts.begin()),
                      std::make_move_iterator(eff.stmts.end()));
-    out.stack = eff.stack;
+    // (Only the branch cases read eff.stack again: the others take it.)
+    if (eff.term.kind == TK::Branch || eff.term.kind == TK::KeepBranch)
+      out.stack = eff.stack;
+    else
+      out.stack = std::move(eff.stack);
     switch (eff.term.kind) {
       case TK::Exit:
         if (!context_.empty() && ends_in_break_copy(b, context_.back())) {
