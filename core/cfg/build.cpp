@@ -30,6 +30,7 @@ struct Scratch {
   std::vector<PendingSuccessors> pending;
   std::vector<ExceptionTableEntry> table;
   std::vector<BlockId> block_of_instruction;
+  std::vector<std::uint32_t> at_unit;
   std::vector<bool> leader;
   std::vector<std::uint32_t> pred_count, start, fill;
   std::vector<BlockId> stack;
@@ -43,10 +44,20 @@ GraphBuilder::GraphBuilder(const DecodedCode& code)
     : code_(code),
       pending_(scratch().pending),
       table_(scratch().table),
-      block_of_instruction_(scratch().block_of_instruction) {
+      block_of_instruction_(scratch().block_of_instruction),
+      at_unit_(scratch().at_unit) {
   table_.clear();
   if (code.traits == nullptr) throw Error(ErrorKind::Decode, "cfg: decoded code has no version");
   graph_.code_ = &code;
+  const auto& ins = code.instructions;
+  const std::size_t units = ins.empty() ? 0 : ins.back().end_offset / 2;
+  at_unit_.resize(units + 1);
+  // Units up to an instruction's own belong to it (offsets are even and ascend).
+  // (A plain loop: a fill_n call per instruction, of a unit or two, cost more.)
+  std::size_t unit = 0;
+  for (std::uint32_t i = 0; i < ins.size(); ++i)
+    for (const std::size_t own = ins[i].offset / 2; unit <= own; ++unit) at_unit_[unit] = i;
+  for (; unit < at_unit_.size(); ++unit) at_unit_[unit] = static_cast<std::uint32_t>(ins.size());
 }
 
 Graph GraphBuilder::build() {
@@ -70,18 +81,10 @@ std::string GraphBuilder::describe(const Instruction& ins) const {
   return std::string(ins.info ? ins.info->name : "?") + " at " + std::to_string(ins.offset);
 }
 
-// A search per lookup: an index of every code unit cost more to fill than
-// the few lookups (a block's edges and leaders) it served.
-std::size_t GraphBuilder::first_at_or_after(std::uint32_t offset) const {
-  const auto& ins = code_.instructions;
-  auto it = std::lower_bound(ins.begin(), ins.end(), offset,
-                             [](const Instruction& in, std::uint32_t at) { return in.offset < at; });
-  return static_cast<std::size_t>(it - ins.begin());
-}
-
 std::size_t GraphBuilder::instruction_at_or_after(std::uint32_t offset) const {
   const auto& ins = code_.instructions;
-  std::size_t i = first_at_or_after(offset);
+  const std::size_t unit = (std::size_t{offset} + 1) / 2;  // the first at or after `offset`
+  std::size_t i = unit < at_unit_.size() ? at_unit_[unit] : ins.size();
   while (i < ins.size() && ins[i].opcode == code_.traits->extended_arg) ++i;
   return i;
 }
@@ -89,7 +92,8 @@ std::size_t GraphBuilder::instruction_at_or_after(std::uint32_t offset) const {
 BlockId GraphBuilder::block_at_offset(std::uint32_t offset, std::uint32_t from) const {
   const auto& blocks = graph_.blocks_;
   const auto& ins = code_.instructions;
-  const std::size_t i = first_at_or_after(offset);
+  const std::size_t unit = (std::size_t{offset} + 1) / 2;
+  const std::size_t i = unit < at_unit_.size() ? at_unit_[unit] : ins.size();
   const Block* it = i < ins.size() && ins[i].offset == offset ? &blocks[block_of_instruction_[i]] : nullptr;
   if (!it || it->begin != offset) {
     throw Error(ErrorKind::Decode,

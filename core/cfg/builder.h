@@ -53,8 +53,6 @@ class GraphBuilder {
   // Index of the first non-EXTENDED_ARG instruction whose opcode is at or
   // after `offset` (instructions.size() if none).
   std::size_t instruction_at_or_after(std::uint32_t offset) const;
-  // Index of the first instruction (prefixes included) at `offset` or later.
-  std::size_t first_at_or_after(std::uint32_t offset) const;
 
   // The working arrays below are storage kept between builds (see build.cpp).
   const DecodedCode& code_;
@@ -65,6 +63,9 @@ class GraphBuilder {
   std::vector<ExceptionTableEntry>& table_;
   // Instruction index -> block (EXTENDED_ARG prefixes included).
   std::vector<BlockId>& block_of_instruction_;
+  // Code unit u -> index of the first instruction at byte 2u or later: every
+  // jump target is looked up, and a search per target grew with the code.
+  std::vector<std::uint32_t>& at_unit_;
 };
 
 }  // namespace unveil::cfg

@@ -12,6 +12,7 @@
 #include "decode/exception_table.h"
 #include "decode/line_table.h"
 #include "support/error.h"
+#include "support/tls.h"
 
 namespace unveil {
 namespace {
@@ -93,22 +94,28 @@ std::vector<Instruction> split_instructions(const std::string& bytes,
   return out;
 }
 
-// The non-EXTENDED_ARG instruction that owns the code unit at `offset` (its
-// prefixes, its opcode and its caches all belong to it), `offset` inside the
-// code. A search per target: most code has a few, and an index of every unit
-// cost more to fill than the searches.
-const Instruction& owner_of(std::uint32_t offset, const std::vector<Instruction>& instructions,
-                            std::uint8_t extended_arg) {
-  auto it = std::upper_bound(instructions.begin(), instructions.end(), offset,
-                             [](std::uint32_t at, const Instruction& ins) { return at < ins.end_offset; });
-  while (it->opcode == extended_arg) ++it;  // a prefix belongs to what it prefixes
-  return *it;
+// For every code unit, the index of the non-EXTENDED_ARG instruction that owns
+// it (its prefixes, its opcode and its caches all belong to it).
+void unit_owners(const std::vector<Instruction>& instructions, std::size_t size,
+                 std::uint8_t extended_arg, std::vector<std::uint32_t>& owners) {
+  owners.assign(size / 2, 0);
+  for (std::size_t i = 0; i < instructions.size(); ++i) {
+    const Instruction& ins = instructions[i];
+    if (ins.opcode == extended_arg) continue;
+    std::fill(owners.begin() + ins.start_offset / 2, owners.begin() + ins.end_offset / 2,
+              static_cast<std::uint32_t>(i));
+  }
 }
+
+// unit_owners()'s storage, per thread. (No decode starts inside another.)
+struct OwnersScratch {
+  std::vector<std::uint32_t> owners;
+};
 
 // Why `target` (inside the code) is not where an instruction starts, or "".
 std::string misplaced_target(std::uint32_t target, const std::vector<Instruction>& instructions,
-                             std::uint8_t extended_arg) {
-  const Instruction& owner = owner_of(target, instructions, extended_arg);
+                             const std::vector<std::uint32_t>& owners) {
+  const Instruction& owner = instructions[owners[target / 2]];
   if (target == owner.start_offset) return {};
   const std::string head = "target " + std::to_string(target) + " is ";
   if (target >= owner.offset + 2) return head + "a CACHE entry of " + describe(owner);
@@ -116,12 +123,14 @@ std::string misplaced_target(std::uint32_t target, const std::vector<Instruction
          std::to_string(owner.start_offset);
 }
 
+// `owners` is unit_owners(), computed on first need and shared with check_handlers.
 void resolve_jumps(std::vector<Instruction>& instructions, std::size_t size,
-                   const VersionTraits& version) {
+                   const VersionTraits& version, std::vector<std::uint32_t>& owners) {
   if (std::none_of(instructions.begin(), instructions.end(),
                    [](const Instruction& ins) { return ins.info->jump != JumpKind::None; })) {
     return;
   }
+  if (owners.empty()) unit_owners(instructions, size, version.extended_arg, owners);
   for (Instruction& ins : instructions) {
     const std::int64_t distance = std::int64_t{ins.arg} * version.jump_unit;
     std::int64_t target = 0;
@@ -144,7 +153,7 @@ void resolve_jumps(std::vector<Instruction>& instructions, std::size_t size,
                       " is an odd offset",
                   ins.offset);
     }
-    if (std::string why = misplaced_target(at, instructions, version.extended_arg); !why.empty()) {
+    if (std::string why = misplaced_target(at, instructions, owners); !why.empty()) {
       throw Error(ErrorKind::Decode, "jump into the middle of an instruction: " + why,
                   ins.offset);
     }
@@ -153,15 +162,17 @@ void resolve_jumps(std::vector<Instruction>& instructions, std::size_t size,
 }
 
 // Handlers must start an instruction, as the CFG builder splits blocks there.
-void check_handlers(const DecodedCode& out, std::size_t size) {
+void check_handlers(const DecodedCode& out, std::size_t size,
+                    std::vector<std::uint32_t>& owners) {
   if (out.exception_table.empty()) return;
+  if (owners.empty()) unit_owners(out.instructions, size, out.traits->extended_arg, owners);
   for (const ExceptionTableEntry& entry : out.exception_table) {
     if (entry.target >= size || entry.target % 2 != 0) {
       throw Error(ErrorKind::Decode,
                   "exception handler target " + std::to_string(entry.target) +
                       " outside the code (0.." + std::to_string(size) + ")");
     }
-    if (std::string why = misplaced_target(entry.target, out.instructions, out.traits->extended_arg);
+    if (std::string why = misplaced_target(entry.target, out.instructions, owners);
         !why.empty()) {
       throw Error(ErrorKind::Decode,
                   "exception handler in the middle of an instruction: " + why, entry.target);
@@ -189,10 +200,13 @@ DecodedCode decode(std::shared_ptr<const CodeObject> code, const VersionTraits& 
   DecodedCode out;
   out.traits = &version;
   out.instructions = split_instructions(bytes, version);
-  resolve_jumps(out.instructions, size, version);
+  // Storage kept between decodes (most code has jumps: an allocation each); empty = not computed yet.
+  std::vector<std::uint32_t>& owners = per_thread<OwnersScratch>().owners;
+  owners.clear();
+  resolve_jumps(out.instructions, size, version, owners);
   if (version.has_exception_table()) {
     out.exception_table = decode_exception_table(code->exceptiontable, size);
-    check_handlers(out, size);
+    check_handlers(out, size, owners);
   }
   if (parts.lines) out.lines = decode_lines(*code, version);
   if (parts.positions) out.positions = decode_positions(*code, version);
