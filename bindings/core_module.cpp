@@ -270,14 +270,13 @@ struct NotConvertible {};
 
 class LiveReader {
  public:
-  // `placeholders`: the names of the placeholders made so far, or null to
-  // throw NotConvertible for every value marshal refuses.
-  LiveReader(const VersionTraits& version, std::vector<std::string>* placeholders)
+  // `placeholders`: make them, else throw NotConvertible for every value marshal refuses.
+  LiveReader(const VersionTraits& version, bool placeholders)
       : version_(version), placeholders_(placeholders) {}
 
   ObjectRef object(PyObject* o) {
     if (o == Py_None) return none();
-    if (PyUnicode_CheckExact(o)) return make_object(StrValue{utf8(o)});
+    if (PyUnicode_CheckExact(o)) return make_object(StrValue{std::string(utf8(o))});
     if (PyLong_CheckExact(o)) {
       int overflow = 0;
       const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
@@ -378,8 +377,7 @@ class LiveReader {
 
   ObjectRef placeholder(PyObject* o) {
     nb::object name = nb::module_::import_("unveil._live").attr("describe")(nb::handle(o));
-    placeholders_->push_back(nb::cast<std::string>(name));
-    return make_object(PlaceholderValue{placeholders_->back(), placeholders_->size() - 1});
+    return make_object(PlaceholderValue{nb::cast<std::string>(name), placeholder_count_++});
   }
 
   // Keeps within the marshal reader's nesting limit (MarshalOptions::max_depth)
@@ -404,14 +402,18 @@ class LiveReader {
     static const ObjectRef obj = make_object(NoneValue{});
     return obj;
   }
-  static std::string utf8(PyObject* s) {
+  // The UTF-8 of a str, borrowed from the str. An ASCII str is its own
+  // UTF-8 (names almost always are): no call needed for those.
+  static std::string_view utf8(PyObject* s) {
+    if (PyUnicode_IS_COMPACT_ASCII(s))
+      return {static_cast<const char*>(PyUnicode_DATA(s)), std::size_t(PyUnicode_GET_LENGTH(s))};
     Py_ssize_t size = 0;
     const char* data = PyUnicode_AsUTF8AndSize(s, &size);
     if (!data) {  // a lone surrogate: marshal's "surrogatepass" is the reader's business
       PyErr_Clear();
       throw NotConvertible{};
     }
-    return std::string(data, std::size_t(size));
+    return {data, std::size_t(size)};
   }
   static std::string bytes(PyObject* b) {
     return std::string(PyBytes_AS_STRING(b), std::size_t(PyBytes_GET_SIZE(b)));
@@ -423,19 +425,9 @@ class LiveReader {
     if (!PyBytes_CheckExact(b)) throw NotConvertible{};
     return bytes(b);
   }
-  // The UTF-8 of a str field, borrowed from the str. Names are ASCII almost
-  // always, and an ASCII str is its own UTF-8: no call needed for those.
   static std::string_view text_view(PyObject* s) {
     if (!PyUnicode_CheckExact(s)) throw NotConvertible{};
-    if (PyUnicode_IS_COMPACT_ASCII(s))
-      return {static_cast<const char*>(PyUnicode_DATA(s)), std::size_t(PyUnicode_GET_LENGTH(s))};
-    Py_ssize_t size = 0;
-    const char* data = PyUnicode_AsUTF8AndSize(s, &size);
-    if (!data) {  // a lone surrogate: marshal's "surrogatepass" is the reader's business
-      PyErr_Clear();
-      throw NotConvertible{};
-    }
-    return {data, std::size_t(size)};
+    return utf8(s);
   }
   // Each name built once, in its place (Dynamo's code has thousands).
   static std::vector<std::string> strs(PyObject* tuple) {
@@ -457,7 +449,8 @@ class LiveReader {
   }
 
   const VersionTraits& version_;
-  std::vector<std::string>* placeholders_;
+  const bool placeholders_;
+  std::size_t placeholder_count_ = 0;  // the next placeholder's index
   int depth_ = 0;
 };
 
@@ -520,8 +513,7 @@ nb::object decompile_live(nb::handle code, nb::handle fn, bool placeholders) {
   }
   // Read straight from the objects when they hold nothing unusual...
   try {
-    std::vector<std::string> placeholder_names;
-    LiveReader reader(version, placeholders ? &placeholder_names : nullptr);
+    LiveReader reader(version, placeholders);
     std::shared_ptr<const CodeObject> tree = reader.code(c);
     if (!function) return nb::cast(decompile_to_source(std::move(tree), version));
     // In marshal_function's order: defaults (a tuple), then the two dicts item by item.
