@@ -352,8 +352,8 @@ void Lifter::State::spill_all() {
 
 // A free name for a definition used as a value: its own, unless the code uses that.
 std::string Lifter::State::free_name(const std::string& own) {
-  std::string n = ast::is_identifier(own) && !lifter.taken().count(own) ? own : lifter.new_temporary();
-  lifter.taken().insert(n);
+  std::string n = ast::is_identifier(own) && !lifter.taken(own) ? own : lifter.new_temporary();
+  lifter.taken_.insert(n);
   return n;
 }
 
@@ -2013,10 +2013,16 @@ const ExprPtr& Lifter::assertion_error() {
 }
 
 namespace {
-void collect_names(const CodeObject& c, std::set<std::string>& out) {
-  for (const auto* group : {&c.names, &c.varnames, &c.cellvars, &c.freevars}) out.insert(group->begin(), group->end());
+// The shape of the names new_temporary() makes.
+bool temporary_shaped(std::string_view n) { return n.size() > 2 && n[0] == '_' && n[1] == 't'; }
+
+// Calls f with every name the code and its nested code use.
+template <class F>
+void for_each_name(const CodeObject& c, const F& f) {
+  for (const auto* group : {&c.names, &c.varnames, &c.cellvars, &c.freevars})
+    for (const std::string& n : *group) f(n);
   for (const ObjectRef& k : c.consts)
-    if (auto* cv = k ? k->as<CodeValue>() : nullptr; cv && cv->code) collect_names(*cv->code, out);
+    if (auto* cv = k ? k->as<CodeValue>() : nullptr; cv && cv->code) for_each_name(*cv->code, f);
 }
 }  // namespace
 
@@ -2043,14 +2049,26 @@ std::vector<std::vector<Lifter::CachedLift>>& Lifter::ring_pool() {
   return per_thread<std::vector<std::vector<CachedLift>>>();
 }
 
-// Every name the code and its nested code use, collected on first need (most
-// code objects never need a temporary, and collecting is per nested level).
-std::set<std::string>& Lifter::taken() {
+// Whether the code or its nested code uses the name, or a definition took it.
+// Temporaries ask most, and Dynamo's code has thousands of names, few of them
+// shaped like a temporary: those are collected on first need (as views into
+// the code objects, which live as long as the lifter), and any other name is
+// looked for where it would be (only a definition used as a value asks).
+bool Lifter::taken(std::string_view name) {
+  if (taken_.count(name)) return true;
+  if (!code_.code) return false;
+  if (!temporary_shaped(name)) {
+    bool found = false;
+    for_each_name(*code_.code, [&](const std::string& n) { found = found || n == name; });
+    return found;
+  }
   if (!names_collected_) {
-    if (code_.code) collect_names(*code_.code, taken_);
+    for_each_name(*code_.code, [&](const std::string& n) {
+      if (temporary_shaped(n)) code_names_.insert(n);
+    });
     names_collected_ = true;
   }
-  return taken_;
+  return code_names_.contains(name);
 }
 
 ast::ExprPtr Lifter::expression_of(const Item& i) const {
@@ -2090,7 +2108,7 @@ bool Lifter::computes_nothing(const ast::ExprPtr& e) const {
 std::string Lifter::new_temporary() {
   for (;;) {
     std::string n = "_t" + std::to_string(++temporary_count_);
-    if (!taken().count(n)) {
+    if (!taken(n)) {
       temporaries_.insert(n);
       return n;
     }
@@ -2151,7 +2169,7 @@ std::shared_ptr<BlockEffect> Lifter::cached_effect(const cfg::Graph& graph, cfg:
     }
   // What a lift may change besides its result.
   auto state = [&] {
-    return std::make_tuple(temporary_count_, temporaries_.size(), taken_.size(), names_collected_,
+    return std::make_tuple(temporary_count_, temporaries_.size(), taken_.size(), code_names_.size(), names_collected_,
                            globals_.size(), nonlocals_.size(), hidden_.size(), hidden_reads_);
   };
   const auto before = state();

@@ -18,6 +18,7 @@
 #include "ast/stmt.h"
 #include "cfg/graph.h"
 #include "decode/instruction.h"
+#include "lift/name_views.h"
 #include "lift/stack.h"
 #include "lift/version_table.h"
 #include "support/error.h"
@@ -139,9 +140,10 @@ class Lifter {
   std::set<std::string> globals_, nonlocals_;
   std::map<std::string, Item> hidden_;
   mutable std::size_t hidden_reads_ = 0;
-  std::set<std::string> taken_;        // every name the code (and its nested code) uses
+  NameViews code_names_;  // the names shaped like a temporary that the code (and its nested code) uses
   bool names_collected_ = false;
-  std::set<std::string>& taken();
+  std::set<std::string, std::less<>> taken_;  // names given to definitions since
+  bool taken(std::string_view name);
   std::set<std::string> temporaries_;
   int temporary_count_ = 0;
   std::uint64_t value_count_ = 0;  // Item::seq source

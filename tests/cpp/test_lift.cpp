@@ -12,6 +12,7 @@
 #include "decode/decode.h"
 #include "emit/unparse.h"
 #include "lift/lifter.h"
+#include "lift/name_views.h"
 #include "lift/operators.h"
 #include "lift/version_table.h"
 #include "read/marshal.h"
@@ -124,4 +125,21 @@ TEST(LiftBlock, UnderflowNamesTheOffset) {
     EXPECT_NE(std::string(e.what()).find("stack underflow"), std::string::npos) << e.what();
     EXPECT_EQ(e.offset(), 0u);
   }
+}
+
+// The names a temporary must not take: many names (the table grows past its
+// first size many times), the empty name, and names that differ only in length.
+TEST(NameViews, FindsEveryInsertedNameAndNoOther) {
+  std::vector<std::string> names;
+  for (int k = 0; k < 3000; ++k) names.push_back("v" + std::to_string(k));
+  names.push_back("");
+  names.push_back("_t1");
+  lift::NameViews set;
+  for (const std::string& n : names) set.insert(n);
+  for (const std::string& n : names) set.insert(n);  // again: no duplicates
+  EXPECT_EQ(set.size(), names.size());
+  for (const std::string& n : names) EXPECT_TRUE(set.contains(n)) << n;
+  EXPECT_TRUE(set.contains(std::string_view()));  // the empty name, however spelt
+  for (const char* n : {"v3000", "v", "_t", "_t10", "v10000", " "}) EXPECT_FALSE(set.contains(n)) << n;
+  EXPECT_FALSE(lift::NameViews().contains(""));
 }
