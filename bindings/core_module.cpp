@@ -121,7 +121,7 @@ nb::object to_python(const ObjectRef& ref) {
 
 // Names and strings are valid UTF-8 (lone surrogates allowed) once the
 // reader accepted them; messages may quote raw input, so never fail on them.
-nb::str utf8_str(const std::string& s) {
+nb::str utf8_str(std::string_view s) {
   PyObject* o = PyUnicode_DecodeUTF8(s.data(), Py_ssize_t(s.size()), "surrogatepass");
   if (!o) {
     PyErr_Clear();

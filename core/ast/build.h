@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -52,6 +53,15 @@ ExprPtr placeholder(std::string name, std::size_t index = 0);
 // --- expressions -------------------------------------------------------------
 ExprPtr name(std::string id, ExprContext ctx = ExprContext::Load);
 ExprPtr attribute(ExprPtr value, std::string attr, ExprContext ctx = ExprContext::Load);
+// The same from a view (an instruction's resolved name) or a literal.
+inline ExprPtr name(std::string_view id, ExprContext ctx = ExprContext::Load) { return name(std::string(id), ctx); }
+inline ExprPtr name(const char* id, ExprContext ctx = ExprContext::Load) { return name(std::string(id), ctx); }
+inline ExprPtr attribute(ExprPtr value, std::string_view attr, ExprContext ctx = ExprContext::Load) {
+  return attribute(std::move(value), std::string(attr), ctx);
+}
+inline ExprPtr attribute(ExprPtr value, const char* attr, ExprContext ctx = ExprContext::Load) {
+  return attribute(std::move(value), std::string(attr), ctx);
+}
 ExprPtr subscript(ExprPtr value, ExprPtr slice, ExprContext ctx = ExprContext::Load);
 ExprPtr slice(ExprPtr lower = nullptr, ExprPtr upper = nullptr, ExprPtr step = nullptr);
 ExprPtr call(ExprPtr func, ExprList args = {}, std::vector<Keyword> keywords = {});

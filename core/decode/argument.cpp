@@ -45,7 +45,7 @@ NameTable locals_table(const DecodedCode& code) {
   return {code.code->varnames, "co_varnames"};
 }
 
-std::string cell_or_free_name(const DecodedCode& code, const Instruction& ins) {
+std::string_view cell_or_free_name(const DecodedCode& code, const Instruction& ins) {
   const CodeObject& co = *code.code;
   if (code.traits->locals_layout == LocalsLayout::LocalsPlus) {
     return entry(ins, co.localsplusnames, ins.arg, "co_localsplusnames");
@@ -56,8 +56,6 @@ std::string cell_or_free_name(const DecodedCode& code, const Instruction& ins) {
   if (ins.arg - cells < co.freevars.size()) return co.freevars[ins.arg - cells];
   out_of_range(ins, ins.arg, "co_cellvars + co_freevars", cells + co.freevars.size());
 }
-
-std::string view_text(std::string_view text) { return std::string(text); }
 
 }  // namespace
 
@@ -117,7 +115,7 @@ ResolvedArg resolve_argument(const DecodedCode& code, const Instruction& instruc
       break;
     case ArgKind::Compare:
       out.number = arg & ((1u << traits.compare_shift) - 1);
-      out.text = view_text(entry(ins, traits.cmp_op, arg >> traits.compare_shift, "cmp_op"));
+      out.text = entry(ins, traits.cmp_op, arg >> traits.compare_shift, "cmp_op");
       break;
     case ArgKind::Jump:
       if (!ins.jump_target) {
@@ -128,32 +126,32 @@ ResolvedArg resolve_argument(const DecodedCode& code, const Instruction& instruc
       break;
     case ArgKind::BinaryOp:
       out.number = arg;
-      out.text = view_text(entry(ins, traits.nb_ops, arg, "the binary operators"));
+      out.text = entry(ins, traits.nb_ops, arg, "the binary operators");
       break;
     case ArgKind::Intrinsic1:
       out.number = arg;
-      out.text = view_text(entry(ins, traits.intrinsic_1, arg, "the 1-argument intrinsics"));
+      out.text = entry(ins, traits.intrinsic_1, arg, "the 1-argument intrinsics");
       break;
     case ArgKind::Intrinsic2:
       out.number = arg;
-      out.text = view_text(entry(ins, traits.intrinsic_2, arg, "the 2-argument intrinsics"));
+      out.text = entry(ins, traits.intrinsic_2, arg, "the 2-argument intrinsics");
       break;
     case ArgKind::FormatValue:
       out.number = arg;
-      out.text = view_text(kConversions[arg & 3]);
+      out.text = kConversions[arg & 3];
       out.has_format_spec = (arg & 4) != 0;
       break;
     case ArgKind::ConvertValue:
       out.number = arg;
-      out.text = view_text(entry(ins, kConversions, arg, "the conversions"));
+      out.text = entry(ins, kConversions, arg, "the conversions");
       break;
     case ArgKind::CommonConstant:
       out.number = arg;
-      out.text = view_text(entry(ins, traits.common_constants, arg, "the common constants"));
+      out.text = entry(ins, traits.common_constants, arg, "the common constants");
       break;
     case ArgKind::SpecialMethod:
       out.number = arg;
-      out.text = view_text(entry(ins, traits.special_methods, arg, "the special methods"));
+      out.text = entry(ins, traits.special_methods, arg, "the special methods");
       break;
   }
   return out;

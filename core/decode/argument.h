@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "decode/instruction.h"
 
@@ -18,9 +19,12 @@ struct ResolvedArg {
   ObjectRef constant;  // Const
   // Name, Local, Free: the name; LocalPair: the first name; Compare,
   // BinaryOp, Intrinsic1/2, CommonConstant, SpecialMethod: the table entry;
-  // FormatValue/ConvertValue: "", "str", "repr" or "ascii".
-  std::string text;
-  std::string second;  // LocalPair: the second name
+  // FormatValue/ConvertValue: "", "str", "repr" or "ascii". Views into the
+  // code object's name tables or the version's static tables: every
+  // instruction with a name resolves it, and a copy per instruction cost
+  // more than the lookup.
+  std::string_view text;
+  std::string_view second;  // LocalPair: the second name
   bool has_format_spec = false;  // FormatValue: bit 2
 };
 

@@ -84,8 +84,8 @@ std::set<std::string> global_names(const DecodedCode& decoded, bool reads) {
     if (!ins.info || (ins.op() != Op::STORE_GLOBAL && !(reads && ins.op() == Op::LOAD_GLOBAL) &&
                       ins.op() != Op::DELETE_GLOBAL))
       continue;
-    std::string n = resolve_argument(decoded, ins).text;
-    if (!(ins.op() == Op::LOAD_GLOBAL && n == "AssertionError")) names.insert(std::move(n));
+    std::string_view n = resolve_argument(decoded, ins).text;
+    if (!(ins.op() == Op::LOAD_GLOBAL && n == "AssertionError")) names.emplace(n);
   }
   return names;
 }
@@ -255,7 +255,7 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
       // `global` here: without that, it would be the enclosing function's.
       for (const Instruction& ins : decoded.instructions)
         if (ins.info && ins.op() == Op::LOAD_GLOBAL)
-          if (std::string n = resolve_argument(decoded, ins).text; bound_in_enclosing_function(n)) globals.insert(n);
+          if (std::string n(resolve_argument(decoded, ins).text); bound_in_enclosing_function(n)) globals.insert(n);
       std::vector<std::string> g(globals.begin(), globals.end());
       std::set<std::string> nonlocals = lifter.nonlocals();
       // A free variable no instruction touches was only declared (`nonlocal a`).
@@ -264,7 +264,7 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
       // Not a type parameter, whose nonlocal declaration is a SyntaxError.)
       std::set<std::string> touched;
       for (const Instruction& ins : decoded.instructions)
-        if (ins.info && ins.info->arg == ArgKind::Free) touched.insert(resolve_argument(decoded, ins).text);
+        if (ins.info && ins.info->arg == ArgKind::Free) touched.emplace(resolve_argument(decoded, ins).text);
       auto type_param = [&](const std::string& v) {
         for (const auto& [wrapper, bound] : arguments_)
           if (std::find(wrapper->localsplusnames.begin(), wrapper->localsplusnames.end(), v) !=
@@ -280,7 +280,7 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
       for (const Instruction& ins : decoded.instructions)
         if (ins.info && ins.op() == Op::MAKE_CELL && ins.arg < code->localspluskinds.size() &&
             (code->localspluskinds[ins.arg] & kLocalFree))
-          nonlocals.erase(resolve_argument(decoded, ins).text);
+          nonlocals.erase(std::string(resolve_argument(decoded, ins).text));
       std::vector<std::string> nl(nonlocals.begin(), nonlocals.end());
       if (!g.empty()) out.push_back(ast::global(g));
       if (!nl.empty()) out.push_back(ast::nonlocal(nl));
@@ -337,9 +337,9 @@ std::vector<std::string> Driver::stored_self_attributes(const std::shared_ptr<co
       if (!ins[k].info || ins[k].op() != Op::STORE_ATTR || !ins[k - 1].info) continue;
       const ResolvedArg self = resolve_argument(decoded, ins[k - 1]);
       const Op load = ins[k - 1].op();
-      const std::string& loaded = load == Op::LOAD_FAST_LOAD_FAST ? self.second : self.text;
+      const std::string_view loaded = load == Op::LOAD_FAST_LOAD_FAST ? self.second : self.text;
       if ((load == Op::LOAD_FAST || load == Op::LOAD_FAST_LOAD_FAST) && loaded == code->varnames[0])
-        names.insert(resolve_argument(decoded, ins[k]).text);
+        names.emplace(resolve_argument(decoded, ins[k]).text);
     }
   } catch (const Error&) {
   }

@@ -300,26 +300,26 @@ class Listing {
       case ArgKind::Intrinsic2:
       case ArgKind::ConvertValue:
       case ArgKind::SpecialMethod:
-        return arg.text;
+        return std::string(arg.text);
       case ArgKind::NameShift1:
       case ArgKind::NameShift2:
-        return name_with_null(name, arg.text, ins.arg & 1);
+        return name_with_null(name, std::string(arg.text), ins.arg & 1);
       case ArgKind::LocalPair:
-        return arg.text + ", " + arg.second;
+        return std::string(arg.text) + ", " + std::string(arg.second);
       case ArgKind::Compare:
-        if (minor_ >= 13 && (ins.arg & 16)) return "bool(" + arg.text + ")";
-        return arg.text;
+        if (minor_ >= 13 && (ins.arg & 16)) return "bool(" + std::string(arg.text) + ")";
+        return std::string(arg.text);
       case ArgKind::Jump:
         return jump_text(ins);
       case ArgKind::FormatValue: {
-        std::string text = arg.text;
+        std::string text(arg.text);
         if (arg.has_format_spec) text += text.empty() ? "with format" : ", with format";
         return text;
       }
       case ArgKind::CommonConstant:
         // dis shows classes by name and the builtin functions by repr().
-        if (arg.text == "all" || arg.text == "any") return "<built-in function " + arg.text + ">";
-        return arg.text;
+        if (arg.text == "all" || arg.text == "any") return "<built-in function " + std::string(arg.text) + ">";
+        return std::string(arg.text);
       case ArgKind::SmallInt:
         return {};  // 3.14's dis shows the oparg only
     }

@@ -705,9 +705,9 @@ void op_load_const(State& s) { s.push(constant_of(s.arg())); }
 void op_load_small_int(State& s) { s.push(ast::integer(s.arg().number)); }
 // A name as loaded: a generic wrapper's `.defaults` / `.kwdefaults` are the
 // values its caller passed (names starting with a dot are the compiler's own).
-ExprPtr loaded_name(State& s, std::string n) {
+ExprPtr loaded_name(State& s, std::string_view n) {
   if (!n.empty() && n[0] == '.' && s.code.code)
-    if (ExprPtr v = s.definer().argument(*s.code.code, n)) return v;
+    if (ExprPtr v = s.definer().argument(*s.code.code, std::string(n))) return v;
   return ast::name(std::move(n));
 }
 void op_load_name(State& s) { s.push(loaded_name(s, s.arg().text)); }
@@ -745,7 +745,7 @@ void op_load_build_class(State& s) { s.push(Item::of(Kind::BuildClass)); }
 // 3.14: a builtin loaded without a lookup (`assert`'s AssertionError, an
 // annotation scope's NotImplementedError...).
 void op_load_common_constant(State& s) {
-  std::string n = s.arg().text;
+  std::string_view n = s.arg().text;
   if (n == "AssertionError") s.push(Lifter::assertion_error());
   else s.push(ast::name(n));
 }
@@ -768,7 +768,7 @@ void op_load_attr(State& s) {
   if (obj.kind == Kind::Import && !obj.import()->from_import) {
     // `import a.b.c as d` on 3.8-3.10 may use LOAD_ATTR after IMPORT_NAME.
     auto longer = std::make_shared<ImportValue>(*obj.import());
-    longer->attr_path += "." + a.text;
+    longer->attr_path.append(".").append(a.text);
     obj.set(std::shared_ptr<const ImportValue>(std::move(longer)));
     s.push(std::move(obj));
     return;
@@ -798,12 +798,12 @@ void op_load_super_attr(State& s) {
 // (Names stored are made as such: store() would otherwise make each again.)
 void op_store_name(State& s) { s.store(ast::name(s.arg().text, ast::ExprContext::Store), s.pop()); }
 void op_store_global(State& s) {
-  std::string n = s.arg().text;
+  std::string n(s.arg().text);
   s.lifter.note_global(n);
   s.store(ast::name(std::move(n), ast::ExprContext::Store), s.pop());
 }
 void op_store_deref(State& s) {
-  std::string n = s.arg().text;
+  std::string n(s.arg().text);
   const auto& fv = s.code.code->freevars;
   if (std::find(fv.begin(), fv.end(), n) != fv.end()) s.lifter.note_nonlocal(n);
   s.store(ast::name(std::move(n), ast::ExprContext::Store), s.pop());
@@ -838,7 +838,7 @@ void op_store_slice(State& s) {
   s.store(ast::subscript(obj, ast::slice(part(start), part(stop)), ast::ExprContext::Store), std::move(v));
 }
 void op_delete_name(State& s) {
-  if (s.cur().name() == "DELETE_GLOBAL") s.lifter.note_global(s.arg().text);
+  if (s.cur().name() == "DELETE_GLOBAL") s.lifter.note_global(std::string(s.arg().text));
   s.emit(ast::delete_({ast::name(s.arg().text, ast::ExprContext::Del)}));
 }
 void op_delete_attr(State& s) {
@@ -1062,7 +1062,7 @@ void op_binary_op(State& s) {
     return;
   }
   auto op = binary_by_symbol(a.text);
-  if (!op) s.fail("unknown binary operator " + a.text);
+  if (!op) s.fail("unknown binary operator " + std::string(a.text));
   push_binary(s, *op);
 }
 void op_unary(State& s) {
@@ -1070,7 +1070,7 @@ void op_unary(State& s) {
   s.push(ast::unaryop(*op, s.pop_value()));
 }
 void op_compare(State& s) {
-  std::string text = s.arg().text;
+  std::string_view text = s.arg().text;
   if (text == "exception match") {  // 3.8 `except E`: [exc, E] -> match
     ExprPtr type = s.pop_value();
     s.pop();
@@ -1079,7 +1079,7 @@ void op_compare(State& s) {
     return;
   }
   auto op = compare_by_text(text);
-  if (!op) s.fail("comparison '" + text + "' has no source form");
+  if (!op) s.fail("comparison '" + std::string(text) + "' has no source form");
   ExprPtr right = s.pop_value();
   if (*op == ast::CmpOperator::In || *op == ast::CmpOperator::NotIn) right = as_set_display(right);
   ExprPtr left = s.pop_value();
@@ -1465,7 +1465,7 @@ void op_import_from(State& s) {
   if (!top.import()->from_import) {
     Item copy = top;
     auto longer = std::make_shared<ImportValue>(*top.import());
-    longer->attr_path += "." + s.arg().text;
+    longer->attr_path.append(".").append(s.arg().text);
     copy.set(std::shared_ptr<const ImportValue>(std::move(longer)));
     s.push(std::move(copy));
     return;
@@ -1473,7 +1473,7 @@ void op_import_from(State& s) {
   auto* sink = dynamic_cast<ImportFromSink*>(top.sink.get());
   Item slot = Item::of(Kind::Slot);
   slot.sink = top.sink;
-  slot.index = sink->add_name(s.arg().text);
+  slot.index = sink->add_name(std::string(s.arg().text));
   s.push(std::move(slot));
 }
 void op_import_star(State& s) {
@@ -1648,7 +1648,7 @@ bool is_tuple_value(const ExprPtr& e) {
 }
 
 void op_call_intrinsic_2(State& s) {
-  std::string what = s.arg().text;
+  std::string_view what = s.arg().text;
   if (what == "INTRINSIC_TYPEVAR_WITH_BOUND" || what == "INTRINSIC_TYPEVAR_WITH_CONSTRAINTS") {
     Item compute = s.pop();
     std::string name = type_param_name(s);
@@ -1679,12 +1679,12 @@ void op_call_intrinsic_2(State& s) {
     f.function()->type_params = *params.type_params();
     s.push(std::move(f));
   } else {
-    s.fail("intrinsic " + what + " is not supported");
+    s.fail("intrinsic " + std::string(what) + " is not supported");
   }
 }
 
 void op_call_intrinsic_1(State& s) {
-  std::string what = s.arg().text;
+  std::string_view what = s.arg().text;
   if (what == "INTRINSIC_IMPORT_STAR") {
     op_import_star(s);
     s.push(Item::of(Kind::Marker));
@@ -1710,7 +1710,7 @@ void op_call_intrinsic_1(State& s) {
     base.set(params->type_params());
     s.push(std::move(base));
   } else {
-    s.fail("intrinsic " + what + " is not supported");
+    s.fail("intrinsic " + std::string(what) + " is not supported");
   }
 }
 
@@ -1869,8 +1869,8 @@ bool parallel_store(State& s) {
   std::vector<std::string> targets;  // in store order
   for (std::size_t x = s.pos; x < k; ++x) {
     ResolvedArg a = resolve_argument(s.code, s.ins[x]);
-    targets.push_back(std::move(a.text));
-    if (s.ins[x].op() == Op::STORE_FAST_STORE_FAST) targets.push_back(std::move(a.second));
+    targets.emplace_back(a.text);
+    if (s.ins[x].op() == Op::STORE_FAST_STORE_FAST) targets.emplace_back(a.second);
   }
   // Only where the stores take exactly the pending values (no more stores).
   if (n < 2 || s.stack.size() < n) return false;

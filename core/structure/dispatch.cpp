@@ -788,7 +788,7 @@ class Dispatcher {
   // LOAD_FAST_AND_CLEAR: save a local the comprehension reuses (unbound_ if
   // it is unbound) in a slot marked 's'.
   Step save_local(Point& p) {
-    const std::string local = resolve_argument(code_, p.ins_at()).text;
+    const std::string local(resolve_argument(code_, p.ins_at()).text);
     const CodeObject& c = *code_.code;
     for (const auto* list : {&c.cellvars, &c.freevars})
       if (std::find(list->begin(), list->end(), local) != list->end()) refuse("a comprehension that saves a cell");

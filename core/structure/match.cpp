@@ -566,7 +566,7 @@ class Walk {
     if (!n) bad("a capture into something that is not a name");
     return n->id;
   }
-  void store(AItem x, const std::string& name) {
+  void store(AItem x, std::string_view name) {
     auto set = [&](bool rest, int n) {
       auto& slot = rest ? nodes_[n].rest : nodes_[n].capture;
       if (slot) bad("a name captured twice");
@@ -715,7 +715,7 @@ class Walk {
         subtract();
         break;
       case Op::BINARY_OP: {
-        const std::string t = resolve_argument(g_.code(), i).text;
+        const std::string_view t = resolve_argument(g_.code(), i).text;
         if (t == "-") subtract();
         else if (t == "[]") subscript();
         else if (t == "+") lift_expr(2);

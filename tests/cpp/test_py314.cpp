@@ -78,9 +78,9 @@ std::string render(const DecodedCode& code, const Instruction& ins) {
     case ArgKind::Const:
       return out + " (" + (r.constant ? constant_text(*r.constant) : "<null>") + ")";
     case ArgKind::NameShift1:
-      return out + " (" + r.text + (r.number & 1 ? " + NULL" : "") + ")";
+      return out + " (" + std::string(r.text) + (r.number & 1 ? " + NULL" : "") + ")";
     case ArgKind::LocalPair:
-      return out + " (" + r.text + ", " + r.second + ")";
+      return out + " (" + std::string(r.text) + ", " + std::string(r.second) + ")";
     case ArgKind::Jump:
       return out + " (to " + std::to_string(r.number) + ")";
     case ArgKind::SmallInt:
@@ -88,7 +88,7 @@ std::string render(const DecodedCode& code, const Instruction& ins) {
     case ArgKind::Plain:
       return out;
     default:
-      return out + " (" + r.text + ")";
+      return out + " (" + std::string(r.text) + ")";
   }
 }
 
