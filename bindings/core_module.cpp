@@ -319,7 +319,7 @@ class LiveReader {
   // checks; names and bytes go straight into the code object's strings.
   std::shared_ptr<const CodeObject> code(PyCodeObject* c) {
     Nested nested(depth_);
-    detail::RawCode raw;
+    detail::RawCounts raw;
     auto int_field = [](int v) { return detail::RawIntField{std::int32_t(v), 0}; };
     raw.argcount = int_field(c->co_argcount);
     raw.posonlyargcount = int_field(c->co_posonlyargcount);
@@ -488,7 +488,8 @@ nb::object decompile_live(nb::handle code, nb::handle fn, bool placeholders) {
   if (identifier < 0) throw nb::python_error();
   const bool function = (c->co_flags & CO_OPTIMIZED) && identifier;
 
-  const VersionTraits& version = version_or_throw(PY_MINOR_VERSION);
+  // This interpreter's version, looked up once.
+  static const VersionTraits& version = version_or_throw(PY_MINOR_VERSION);
   nb::object defaults = nb::none(), kwdefaults = nb::none(), annotations = nb::none();
   if (function) {
     // unveil._live.marshal_function: fn's defaults and annotations count

@@ -152,7 +152,7 @@ void derive_split(CodeObject& co) {
   co.nlocals = std::int32_t(co.varnames.size());
 }
 
-void check_arguments(const CodeObject& co, const RawCode& raw, std::size_t names_offset,
+void check_arguments(const CodeObject& co, const RawCounts& raw, std::size_t names_offset,
                      const char* names_field) {
   if (co.posonlyargcount > co.argcount)
     fail("co_posonlyargcount " + std::to_string(co.posonlyargcount) + " exceeds co_argcount " +
@@ -169,7 +169,7 @@ void check_arguments(const CodeObject& co, const RawCode& raw, std::size_t names
 }  // namespace
 
 // The counts and flags every code object has, whichever way it was read.
-void copy_header(CodeObject& co, const RawCode& raw, const VersionTraits& version) {
+void copy_header(CodeObject& co, const RawCounts& raw, const VersionTraits& version) {
   co.version_minor = version.minor;
   co.argcount = count(raw.argcount, "co_argcount");
   co.posonlyargcount = count(raw.posonlyargcount, "co_posonlyargcount");
@@ -222,22 +222,21 @@ CodeObject build_code_object(const RawCode& raw, const VersionTraits& version,
   return co;
 }
 
-void complete_code_object(CodeObject& co, const RawCode& raw, const VersionTraits& version) {
-  copy_header(co, raw, version);
-  if (co.code.size() % 2 != 0)
-    fail("co_code has odd length " + std::to_string(co.code.size()), raw.code.offset);
+void complete_code_object(CodeObject& co, const RawCounts& counts, const VersionTraits& version) {
+  copy_header(co, counts, version);
+  if (co.code.size() % 2 != 0) fail("co_code has odd length " + std::to_string(co.code.size()), 0);
   if (version.locals_layout == LocalsLayout::Split) {
-    co.nlocals = count(raw.nlocals, "co_nlocals");
+    co.nlocals = count(counts.nlocals, "co_nlocals");
     co.qualname = co.name;
     derive_localsplus(co);
-    check_arguments(co, raw, raw.varnames.offset, "co_varnames");
+    check_arguments(co, counts, 0, "co_varnames");
   } else {
     if (co.localspluskinds.size() != co.localsplusnames.size())
       fail("co_localspluskinds has " + std::to_string(co.localspluskinds.size()) + " entries for " +
                std::to_string(co.localsplusnames.size()) + " names in co_localsplusnames",
-           raw.localspluskinds.offset);
+           0);
     derive_split(co);
-    check_arguments(co, raw, raw.localsplusnames.offset, "co_localsplusnames");
+    check_arguments(co, counts, 0, "co_localsplusnames");
   }
 }
 
