@@ -24,6 +24,7 @@
 #include "read/marshal.h"
 #include "read/pyc.h"
 #include "support/error.h"
+#include "support/tls.h"
 
 namespace nb = nanobind;
 using namespace unveil;
@@ -253,6 +254,75 @@ void count_tree(const std::shared_ptr<const CodeObject>& code, const VersionTrai
       count_tree(nested->code, version, code_objects, instructions);
 }
 
+// Code objects of earlier calls, kept with their buffers. A call's tree is
+// dropped whole when the call ends; the next call's code objects overwrite
+// a kept one's strings and vectors instead of allocating their own (some ten
+// allocations and frees per code object, most of the reading's cost for a
+// small function). Per thread; bounded in count and in what each keeps.
+class CodePool {
+ public:
+  std::shared_ptr<CodeObject> take() {
+    if (free_.empty()) return std::make_shared<CodeObject>();
+    std::shared_ptr<CodeObject> code = std::move(free_.back());
+    free_.pop_back();
+    return code;
+  }
+
+  // Keeps `code` and the code objects nested in it, those that nothing but
+  // the tree holds (a caller may keep any part of it: then that part stays).
+  // Every code object of a tree LiveReader read came from take(), so none is
+  // a const object.
+  void give_back(std::shared_ptr<const CodeObject> code) noexcept {
+    if (code.use_count() != 1) return;
+    auto& co = const_cast<CodeObject&>(*code);
+    // Take the nested ones out before their constants go (they hold them).
+    std::vector<std::shared_ptr<const CodeObject>> nested;
+    try {
+      for (const ObjectRef& constant : co.consts)
+        if (constant.use_count() == 1)
+          if (const auto* value = constant->as<CodeValue>()) nested.push_back(value->code);
+    } catch (const std::bad_alloc&) {  // the nested ones are freed with their constants
+    }
+    co.consts.clear();
+    for (auto& n : nested) give_back(std::move(n));
+    if (free_.size() >= kKept || footprint(co) > kKeptBytes) return;
+    try {
+      free_.push_back(std::const_pointer_cast<CodeObject>(std::move(code)));
+    } catch (const std::bad_alloc&) {  // not kept
+    }
+  }
+
+ private:
+  static constexpr std::size_t kKept = 32;
+  static constexpr std::size_t kKeptBytes = 32 * 1024;
+
+  // Roughly the memory a kept code object holds on to.
+  static std::size_t footprint(const CodeObject& co) {
+    std::size_t bytes = co.code.capacity() + co.linetable.capacity() +
+                        co.exceptiontable.capacity() + co.localspluskinds.capacity() +
+                        co.consts.capacity() * sizeof(ObjectRef);
+    for (const auto* names :
+         {&co.names, &co.varnames, &co.cellvars, &co.freevars, &co.localsplusnames})
+      bytes += names->capacity() * sizeof(std::string);
+    return bytes;
+  }
+
+  std::vector<std::shared_ptr<CodeObject>> free_;
+};
+
+// Gives a tree back to this thread's pool when the call is done with it
+// (or fails).
+class PoolReturn {
+ public:
+  explicit PoolReturn(std::shared_ptr<const CodeObject>& tree) : tree_(tree) {}
+  ~PoolReturn() { per_thread<CodePool>().give_back(std::move(tree_)); }
+  PoolReturn(const PoolReturn&) = delete;
+  PoolReturn& operator=(const PoolReturn&) = delete;
+
+ private:
+  std::shared_ptr<const CodeObject>& tree_;
+};
+
 // A live object in the core's object model, read from the interpreter's own
 // fields instead of marshal bytes: what the marshal reader would build from
 // marshal.dumps of it, for the values code objects hold. Anything this cannot
@@ -327,36 +397,39 @@ class LiveReader {
     raw.stacksize = int_field(c->co_stacksize);
     raw.flags = int_field(c->co_flags);
     raw.firstlineno = int_field(c->co_firstlineno);
-    auto made = std::make_shared<CodeObject>();
+    // A pooled code object's fields are all written over below (its
+    // strings and vectors keep their buffers); a fresh one's are empty.
+    std::shared_ptr<CodeObject> made = per_thread<CodePool>().take();
     CodeObject& co = *made;
     if (!PyTuple_CheckExact(c->co_consts)) throw NotConvertible{};
-    co.consts = items(c->co_consts);
-    co.names = strs(c->co_names);
-    co.filename = text(c->co_filename);
-    co.name = text(c->co_name);
+    read_items(co.consts, c->co_consts);
+    assign_strs(co.names, c->co_names);
+    co.filename.assign(text_view(c->co_filename));
+    co.name.assign(text_view(c->co_name));
 #if PY_VERSION_HEX >= 0x030B0000
     // co_code as marshal writes it: without the interpreter's specialisations.
     nb::object code_bytes = nb::steal(PyCode_GetCode(c));
     if (!code_bytes.is_valid()) throw nb::python_error();
-    co.code = byte_string(code_bytes.ptr());
-    co.localsplusnames = strs(c->co_localsplusnames);
+    assign_bytes(co.code, code_bytes.ptr());
+    assign_strs(co.localsplusnames, c->co_localsplusnames);
     if (!PyBytes_CheckExact(c->co_localspluskinds)) throw NotConvertible{};
     const auto* kinds = reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(c->co_localspluskinds));
     co.localspluskinds.assign(kinds, kinds + PyBytes_GET_SIZE(c->co_localspluskinds));
-    co.qualname = text(c->co_qualname);
-    co.linetable = byte_string(c->co_linetable);
-    co.exceptiontable = byte_string(c->co_exceptiontable);
+    co.qualname.assign(text_view(c->co_qualname));
+    assign_bytes(co.linetable, c->co_linetable);
+    assign_bytes(co.exceptiontable, c->co_exceptiontable);
 #else
-    co.code = byte_string(c->co_code);
+    assign_bytes(co.code, c->co_code);
     raw.nlocals = int_field(c->co_nlocals);
-    co.varnames = strs(c->co_varnames);
-    co.freevars = strs(c->co_freevars);
-    co.cellvars = strs(c->co_cellvars);
+    assign_strs(co.varnames, c->co_varnames);
+    assign_strs(co.freevars, c->co_freevars);
+    assign_strs(co.cellvars, c->co_cellvars);
 #if PY_VERSION_HEX >= 0x030A0000
-    co.linetable = byte_string(c->co_linetable);
+    assign_bytes(co.linetable, c->co_linetable);
 #else
-    co.linetable = byte_string(c->co_lnotab);
+    assign_bytes(co.linetable, c->co_lnotab);
 #endif
+    co.exceptiontable.clear();
 #endif
     detail::complete_code_object(co, raw, version_);
     return made;
@@ -419,32 +492,41 @@ class LiveReader {
     return std::string(PyBytes_AS_STRING(b), std::size_t(PyBytes_GET_SIZE(b)));
   }
   // A code object's str and bytes fields; anything else (not seen in a real
-  // code object) takes the marshal path.
-  static std::string text(PyObject* s) { return std::string(text_view(s)); }
-  static std::string byte_string(PyObject* b) {
+  // code object) takes the marshal path. They are written over what a pooled
+  // code object left, keeping its buffers.
+  static void assign_bytes(std::string& out, PyObject* b) {
     if (!PyBytes_CheckExact(b)) throw NotConvertible{};
-    return bytes(b);
+    out.assign(PyBytes_AS_STRING(b), std::size_t(PyBytes_GET_SIZE(b)));
   }
   static std::string_view text_view(PyObject* s) {
     if (!PyUnicode_CheckExact(s)) throw NotConvertible{};
     return utf8(s);
   }
   // Each name built once, in its place (Dynamo's code has thousands).
-  static std::vector<std::string> strs(PyObject* tuple) {
+  static void assign_strs(std::vector<std::string>& out, PyObject* tuple) {
     if (!PyTuple_CheckExact(tuple)) throw NotConvertible{};
-    const Py_ssize_t n = PyTuple_GET_SIZE(tuple);
-    std::vector<std::string> out;
-    out.reserve(std::size_t(n));
-    for (Py_ssize_t i = 0; i < n; ++i) out.emplace_back(text_view(PyTuple_GET_ITEM(tuple, i)));
-    return out;
+    const std::size_t n = std::size_t(PyTuple_GET_SIZE(tuple));
+    if (out.size() > n) out.resize(n);
+    out.reserve(n);
+    const std::size_t kept = out.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      std::string_view name = text_view(PyTuple_GET_ITEM(tuple, Py_ssize_t(i)));
+      if (i < kept) out[i].assign(name);
+      else out.emplace_back(name);
+    }
   }
-  std::vector<ObjectRef> items(PyObject* sequence) {
+  // The items of a tuple or list, into `out` (emptied first).
+  void read_items(std::vector<ObjectRef>& out, PyObject* sequence) {
     Nested nested(depth_);
     const Py_ssize_t n = PySequence_Fast_GET_SIZE(sequence);
     PyObject** items = PySequence_Fast_ITEMS(sequence);
-    std::vector<ObjectRef> out;
+    out.clear();
     out.reserve(std::size_t(n));
     for (Py_ssize_t i = 0; i < n; ++i) out.push_back(object(items[i]));
+  }
+  std::vector<ObjectRef> items(PyObject* sequence) {
+    std::vector<ObjectRef> out;
+    read_items(out, sequence);
     return out;
   }
 
@@ -516,7 +598,8 @@ nb::object decompile_live(nb::handle code, nb::handle fn, bool placeholders) {
   try {
     LiveReader reader(version, placeholders);
     std::shared_ptr<const CodeObject> tree = reader.code(c);
-    if (!function) return nb::cast(decompile_to_source(std::move(tree), version));
+    const PoolReturn back(tree);
+    if (!function) return nb::cast(decompile_to_source(tree, version));
     // In marshal_function's order: defaults (a tuple), then the two dicts item by item.
     // (A tuple or dict subclass is marshal's to refuse: the Python path then copies it.)
     if ((!defaults.is_none() && !PyTuple_CheckExact(defaults.ptr())) ||
@@ -525,7 +608,7 @@ nb::object decompile_live(nb::handle code, nb::handle fn, bool placeholders) {
     ObjectRef d = defaults.is_none() ? ObjectRef() : reader.object(defaults.ptr());
     ObjectRef k = kwdefaults.is_none() ? ObjectRef() : reader.dict(kwdefaults.ptr());
     ObjectRef a = annotations.is_none() ? ObjectRef() : reader.dict(annotations.ptr());
-    return nb::cast(decompile_function(std::move(tree), d, k, a, version));
+    return nb::cast(decompile_function(tree, d, k, a, version));
   } catch (const NotConvertible&) {
   }
   // ...else through marshal bytes, as unveil._live writes them.
