@@ -11,9 +11,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <new>
 #include <span>
 #include <string_view>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "decode/argument.h"
@@ -323,6 +325,75 @@ class PoolReturn {
   std::shared_ptr<const CodeObject>& tree_;
 };
 
+// Memory for the constants LiveReader makes. Each is one block of one size
+// (a shared_ptr control block with its Object), and a call makes and drops
+// them by the dozen: a per-thread list of freed blocks serves the next ones
+// (malloc and free cost some 250 instructions a pair here, more than reading
+// most constants). A block may be freed on any thread, or after its thread's
+// list has gone: it is plain operator new memory.
+class ObjectBlocks {
+ public:
+  ~ObjectBlocks() {
+    gone_ = true;
+    while (head_) ::operator delete(std::exchange(head_, head_->next), size_);
+  }
+
+  static void* take(std::size_t bytes) {
+    if (!gone_) {
+      ObjectBlocks& b = per_thread<ObjectBlocks>();
+      if (b.head_ && bytes == b.size_) {
+        --b.count_;
+        return std::exchange(b.head_, b.head_->next);
+      }
+    }
+    return ::operator new(bytes);
+  }
+  static void give(void* p, std::size_t bytes) noexcept {
+    if (!gone_ && bytes >= sizeof(Block)) {
+      ObjectBlocks& b = per_thread<ObjectBlocks>();
+      if (b.size_ == 0) b.size_ = bytes;  // (one size: the one type allocate_shared makes)
+      if (bytes == b.size_ && b.count_ < kKept) {
+        b.head_ = ::new (p) Block{b.head_};
+        ++b.count_;
+        return;
+      }
+    }
+    ::operator delete(p, bytes);
+  }
+
+ private:
+  struct Block {
+    Block* next;
+  };
+  static constexpr std::size_t kKept = 1024;
+  // Read after the list itself is destroyed (a constant freed late in thread exit).
+  static thread_local bool gone_ UNVEIL_FAST_TLS;
+  Block* head_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t count_ = 0;
+};
+thread_local bool ObjectBlocks::gone_ UNVEIL_FAST_TLS = false;
+
+template <class T>
+struct ObjectAllocator {
+  using value_type = T;
+  ObjectAllocator() = default;
+  template <class U>
+  ObjectAllocator(const ObjectAllocator<U>&) noexcept {}
+  T* allocate(std::size_t n) { return static_cast<T*>(ObjectBlocks::take(n * sizeof(T))); }
+  void deallocate(T* p, std::size_t n) noexcept { ObjectBlocks::give(p, n * sizeof(T)); }
+  template <class U>
+  bool operator==(const ObjectAllocator<U>&) const noexcept {
+    return true;
+  }
+};
+
+// make_object, with the block from ObjectBlocks.
+template <class T>
+ObjectRef pooled_object(T value) {
+  return std::allocate_shared<const Object>(ObjectAllocator<Object>{}, Object{std::move(value)});
+}
+
 // A live object in the core's object model, read from the interpreter's own
 // fields instead of marshal bytes: what the marshal reader would build from
 // marshal.dumps of it, for the values code objects hold. Anything this cannot
@@ -346,7 +417,7 @@ class LiveReader {
 
   ObjectRef object(PyObject* o) {
     if (o == Py_None) return none();
-    if (PyUnicode_CheckExact(o)) return make_object(StrValue{std::string(utf8(o))});
+    if (PyUnicode_CheckExact(o)) return pooled_object(StrValue{std::string(utf8(o))});
     if (PyLong_CheckExact(o)) {
       int overflow = 0;
       const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
@@ -354,21 +425,21 @@ class LiveReader {
         PyErr_Clear();
         throw NotConvertible{};
       }
-      return make_object(IntValue{v, {}, v < 0});
+      return pooled_object(IntValue{v, {}, v < 0});
     }
-    if (PyTuple_CheckExact(o)) return make_object(TupleValue{items(o)});
-    if (PyCode_Check(o)) return make_object(CodeValue{code(reinterpret_cast<PyCodeObject*>(o))});
-    if (PyBytes_CheckExact(o)) return make_object(BytesValue{bytes(o)});
-    if (PyBool_Check(o)) return make_object(BoolValue{o == Py_True});
-    if (PyFloat_CheckExact(o)) return make_object(FloatValue{PyFloat_AS_DOUBLE(o)});
+    if (PyTuple_CheckExact(o)) return pooled_object(TupleValue{items(o)});
+    if (PyCode_Check(o)) return pooled_object(CodeValue{code(reinterpret_cast<PyCodeObject*>(o))});
+    if (PyBytes_CheckExact(o)) return pooled_object(BytesValue{bytes(o)});
+    if (PyBool_Check(o)) return pooled_object(BoolValue{o == Py_True});
+    if (PyFloat_CheckExact(o)) return pooled_object(FloatValue{PyFloat_AS_DOUBLE(o)});
     if (PyComplex_CheckExact(o))
-      return make_object(ComplexValue{PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)});
-    if (o == Py_Ellipsis) return make_object(EllipsisValue{});
-    if (o == PyExc_StopIteration) return make_object(StopIterationValue{});
+      return pooled_object(ComplexValue{PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)});
+    if (o == Py_Ellipsis) return pooled_object(EllipsisValue{});
+    if (o == PyExc_StopIteration) return pooled_object(StopIterationValue{});
     // The substitution replaces a list or dict that marshal refuses whole,
     // never an item inside it (only tuples are walked into).
     if (PyList_CheckExact(o))
-      return placeholders_ && !marshallable(o) ? placeholder(o) : make_object(ListValue{items(o)});
+      return placeholders_ && !marshallable(o) ? placeholder(o) : pooled_object(ListValue{items(o)});
     if (PyDict_CheckExact(o)) return placeholders_ && !marshallable(o) ? placeholder(o) : dict(o);
     if (placeholders_ && !marshallable(o)) return placeholder(o);
     throw NotConvertible{};
@@ -382,7 +453,7 @@ class LiveReader {
     Py_ssize_t pos = 0;
     PyObject *key, *value;
     while (PyDict_Next(o, &pos, &key, &value)) d.items.emplace_back(object(key), object(value));
-    return make_object(std::move(d));
+    return pooled_object(std::move(d));
   }
 
   // The fields marshal writes for this version, through the reader's own
@@ -450,7 +521,7 @@ class LiveReader {
 
   ObjectRef placeholder(PyObject* o) {
     nb::object name = nb::module_::import_("unveil._live").attr("describe")(nb::handle(o));
-    return make_object(PlaceholderValue{nb::cast<std::string>(name), placeholder_count_++});
+    return pooled_object(PlaceholderValue{nb::cast<std::string>(name), placeholder_count_++});
   }
 
   // Keeps within the marshal reader's nesting limit (MarshalOptions::max_depth)
