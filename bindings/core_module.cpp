@@ -11,9 +11,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <new>
 #include <span>
 #include <string_view>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "decode/argument.h"
@@ -24,6 +26,7 @@
 #include "read/marshal.h"
 #include "read/pyc.h"
 #include "support/error.h"
+#include "support/tls.h"
 
 namespace nb = nanobind;
 using namespace unveil;
@@ -253,6 +256,144 @@ void count_tree(const std::shared_ptr<const CodeObject>& code, const VersionTrai
       count_tree(nested->code, version, code_objects, instructions);
 }
 
+// Code objects of earlier calls, kept with their buffers. A call's tree is
+// dropped whole when the call ends; the next call's code objects overwrite
+// a kept one's strings and vectors instead of allocating their own (some ten
+// allocations and frees per code object, most of the reading's cost for a
+// small function). Per thread; bounded in count and in what each keeps.
+class CodePool {
+ public:
+  std::shared_ptr<CodeObject> take() {
+    if (free_.empty()) return std::make_shared<CodeObject>();
+    std::shared_ptr<CodeObject> code = std::move(free_.back());
+    free_.pop_back();
+    return code;
+  }
+
+  // Keeps `code` and the code objects nested in it, those that nothing but
+  // the tree holds (a caller may keep any part of it: then that part stays).
+  // Every code object of a tree LiveReader read came from take(), so none is
+  // a const object.
+  void give_back(std::shared_ptr<const CodeObject> code) noexcept {
+    if (code.use_count() != 1) return;
+    auto& co = const_cast<CodeObject&>(*code);
+    // Take the nested ones out before their constants go (they hold them).
+    std::vector<std::shared_ptr<const CodeObject>> nested;
+    try {
+      for (const ObjectRef& constant : co.consts)
+        if (constant.use_count() == 1)
+          if (const auto* value = constant->as<CodeValue>()) nested.push_back(value->code);
+    } catch (const std::bad_alloc&) {  // the nested ones are freed with their constants
+    }
+    co.consts.clear();
+    for (auto& n : nested) give_back(std::move(n));
+    if (free_.size() >= kKept || footprint(co) > kKeptBytes) return;
+    try {
+      free_.push_back(std::const_pointer_cast<CodeObject>(std::move(code)));
+    } catch (const std::bad_alloc&) {  // not kept
+    }
+  }
+
+ private:
+  static constexpr std::size_t kKept = 32;
+  static constexpr std::size_t kKeptBytes = 32 * 1024;
+
+  // Roughly the memory a kept code object holds on to.
+  static std::size_t footprint(const CodeObject& co) {
+    std::size_t bytes = co.code.capacity() + co.linetable.capacity() +
+                        co.exceptiontable.capacity() + co.localspluskinds.capacity() +
+                        co.consts.capacity() * sizeof(ObjectRef);
+    for (const auto* names :
+         {&co.names, &co.varnames, &co.cellvars, &co.freevars, &co.localsplusnames})
+      bytes += names->capacity() * sizeof(std::string);
+    return bytes;
+  }
+
+  std::vector<std::shared_ptr<CodeObject>> free_;
+};
+
+// Gives a tree back to this thread's pool when the call is done with it
+// (or fails).
+class PoolReturn {
+ public:
+  explicit PoolReturn(std::shared_ptr<const CodeObject>& tree) : tree_(tree) {}
+  ~PoolReturn() { per_thread<CodePool>().give_back(std::move(tree_)); }
+  PoolReturn(const PoolReturn&) = delete;
+  PoolReturn& operator=(const PoolReturn&) = delete;
+
+ private:
+  std::shared_ptr<const CodeObject>& tree_;
+};
+
+// Memory for the constants LiveReader makes. Each is one block of one size
+// (a shared_ptr control block with its Object), and a call makes and drops
+// them by the dozen: a per-thread list of freed blocks serves the next ones
+// (malloc and free cost some 250 instructions a pair here, more than reading
+// most constants). A block may be freed on any thread, or after its thread's
+// list has gone: it is plain operator new memory.
+class ObjectBlocks {
+ public:
+  ~ObjectBlocks() {
+    gone_ = true;
+    while (head_) ::operator delete(std::exchange(head_, head_->next), size_);
+  }
+
+  static void* take(std::size_t bytes) {
+    if (!gone_) {
+      ObjectBlocks& b = per_thread<ObjectBlocks>();
+      if (b.head_ && bytes == b.size_) {
+        --b.count_;
+        return std::exchange(b.head_, b.head_->next);
+      }
+    }
+    return ::operator new(bytes);
+  }
+  static void give(void* p, std::size_t bytes) noexcept {
+    if (!gone_ && bytes >= sizeof(Block)) {
+      ObjectBlocks& b = per_thread<ObjectBlocks>();
+      if (b.size_ == 0) b.size_ = bytes;  // (one size: the one type allocate_shared makes)
+      if (bytes == b.size_ && b.count_ < kKept) {
+        b.head_ = ::new (p) Block{b.head_};
+        ++b.count_;
+        return;
+      }
+    }
+    ::operator delete(p, bytes);
+  }
+
+ private:
+  struct Block {
+    Block* next;
+  };
+  static constexpr std::size_t kKept = 1024;
+  // Read after the list itself is destroyed (a constant freed late in thread exit).
+  static thread_local bool gone_ UNVEIL_FAST_TLS;
+  Block* head_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t count_ = 0;
+};
+thread_local bool ObjectBlocks::gone_ UNVEIL_FAST_TLS = false;
+
+template <class T>
+struct ObjectAllocator {
+  using value_type = T;
+  ObjectAllocator() = default;
+  template <class U>
+  ObjectAllocator(const ObjectAllocator<U>&) noexcept {}
+  T* allocate(std::size_t n) { return static_cast<T*>(ObjectBlocks::take(n * sizeof(T))); }
+  void deallocate(T* p, std::size_t n) noexcept { ObjectBlocks::give(p, n * sizeof(T)); }
+  template <class U>
+  bool operator==(const ObjectAllocator<U>&) const noexcept {
+    return true;
+  }
+};
+
+// make_object, with the block from ObjectBlocks.
+template <class T>
+ObjectRef pooled_object(T value) {
+  return std::allocate_shared<const Object>(ObjectAllocator<Object>{}, Object{std::move(value)});
+}
+
 // A live object in the core's object model, read from the interpreter's own
 // fields instead of marshal bytes: what the marshal reader would build from
 // marshal.dumps of it, for the values code objects hold. Anything this cannot
@@ -276,7 +417,7 @@ class LiveReader {
 
   ObjectRef object(PyObject* o) {
     if (o == Py_None) return none();
-    if (PyUnicode_CheckExact(o)) return make_object(StrValue{std::string(utf8(o))});
+    if (PyUnicode_CheckExact(o)) return pooled_object(StrValue{std::string(utf8(o))});
     if (PyLong_CheckExact(o)) {
       int overflow = 0;
       const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
@@ -284,21 +425,21 @@ class LiveReader {
         PyErr_Clear();
         throw NotConvertible{};
       }
-      return make_object(IntValue{v, {}, v < 0});
+      return pooled_object(IntValue{v, {}, v < 0});
     }
-    if (PyTuple_CheckExact(o)) return make_object(TupleValue{items(o)});
-    if (PyCode_Check(o)) return make_object(CodeValue{code(reinterpret_cast<PyCodeObject*>(o))});
-    if (PyBytes_CheckExact(o)) return make_object(BytesValue{bytes(o)});
-    if (PyBool_Check(o)) return make_object(BoolValue{o == Py_True});
-    if (PyFloat_CheckExact(o)) return make_object(FloatValue{PyFloat_AS_DOUBLE(o)});
+    if (PyTuple_CheckExact(o)) return pooled_object(TupleValue{items(o)});
+    if (PyCode_Check(o)) return pooled_object(CodeValue{code(reinterpret_cast<PyCodeObject*>(o))});
+    if (PyBytes_CheckExact(o)) return pooled_object(BytesValue{bytes(o)});
+    if (PyBool_Check(o)) return pooled_object(BoolValue{o == Py_True});
+    if (PyFloat_CheckExact(o)) return pooled_object(FloatValue{PyFloat_AS_DOUBLE(o)});
     if (PyComplex_CheckExact(o))
-      return make_object(ComplexValue{PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)});
-    if (o == Py_Ellipsis) return make_object(EllipsisValue{});
-    if (o == PyExc_StopIteration) return make_object(StopIterationValue{});
+      return pooled_object(ComplexValue{PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)});
+    if (o == Py_Ellipsis) return pooled_object(EllipsisValue{});
+    if (o == PyExc_StopIteration) return pooled_object(StopIterationValue{});
     // The substitution replaces a list or dict that marshal refuses whole,
     // never an item inside it (only tuples are walked into).
     if (PyList_CheckExact(o))
-      return placeholders_ && !marshallable(o) ? placeholder(o) : make_object(ListValue{items(o)});
+      return placeholders_ && !marshallable(o) ? placeholder(o) : pooled_object(ListValue{items(o)});
     if (PyDict_CheckExact(o)) return placeholders_ && !marshallable(o) ? placeholder(o) : dict(o);
     if (placeholders_ && !marshallable(o)) return placeholder(o);
     throw NotConvertible{};
@@ -312,14 +453,14 @@ class LiveReader {
     Py_ssize_t pos = 0;
     PyObject *key, *value;
     while (PyDict_Next(o, &pos, &key, &value)) d.items.emplace_back(object(key), object(value));
-    return make_object(std::move(d));
+    return pooled_object(std::move(d));
   }
 
   // The fields marshal writes for this version, through the reader's own
   // checks; names and bytes go straight into the code object's strings.
   std::shared_ptr<const CodeObject> code(PyCodeObject* c) {
     Nested nested(depth_);
-    detail::RawCode raw;
+    detail::RawCounts raw;
     auto int_field = [](int v) { return detail::RawIntField{std::int32_t(v), 0}; };
     raw.argcount = int_field(c->co_argcount);
     raw.posonlyargcount = int_field(c->co_posonlyargcount);
@@ -327,36 +468,39 @@ class LiveReader {
     raw.stacksize = int_field(c->co_stacksize);
     raw.flags = int_field(c->co_flags);
     raw.firstlineno = int_field(c->co_firstlineno);
-    auto made = std::make_shared<CodeObject>();
+    // A pooled code object's fields are all written over below (its
+    // strings and vectors keep their buffers); a fresh one's are empty.
+    std::shared_ptr<CodeObject> made = per_thread<CodePool>().take();
     CodeObject& co = *made;
     if (!PyTuple_CheckExact(c->co_consts)) throw NotConvertible{};
-    co.consts = items(c->co_consts);
-    co.names = strs(c->co_names);
-    co.filename = text(c->co_filename);
-    co.name = text(c->co_name);
+    read_items(co.consts, c->co_consts);
+    assign_strs(co.names, c->co_names);
+    overwrite(co.filename, text_view(c->co_filename));
+    overwrite(co.name, text_view(c->co_name));
 #if PY_VERSION_HEX >= 0x030B0000
     // co_code as marshal writes it: without the interpreter's specialisations.
     nb::object code_bytes = nb::steal(PyCode_GetCode(c));
     if (!code_bytes.is_valid()) throw nb::python_error();
-    co.code = byte_string(code_bytes.ptr());
-    co.localsplusnames = strs(c->co_localsplusnames);
+    assign_bytes(co.code, code_bytes.ptr());
+    assign_strs(co.localsplusnames, c->co_localsplusnames);
     if (!PyBytes_CheckExact(c->co_localspluskinds)) throw NotConvertible{};
     const auto* kinds = reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(c->co_localspluskinds));
     co.localspluskinds.assign(kinds, kinds + PyBytes_GET_SIZE(c->co_localspluskinds));
-    co.qualname = text(c->co_qualname);
-    co.linetable = byte_string(c->co_linetable);
-    co.exceptiontable = byte_string(c->co_exceptiontable);
+    overwrite(co.qualname, text_view(c->co_qualname));
+    assign_bytes(co.linetable, c->co_linetable);
+    assign_bytes(co.exceptiontable, c->co_exceptiontable);
 #else
-    co.code = byte_string(c->co_code);
+    assign_bytes(co.code, c->co_code);
     raw.nlocals = int_field(c->co_nlocals);
-    co.varnames = strs(c->co_varnames);
-    co.freevars = strs(c->co_freevars);
-    co.cellvars = strs(c->co_cellvars);
+    assign_strs(co.varnames, c->co_varnames);
+    assign_strs(co.freevars, c->co_freevars);
+    assign_strs(co.cellvars, c->co_cellvars);
 #if PY_VERSION_HEX >= 0x030A0000
-    co.linetable = byte_string(c->co_linetable);
+    assign_bytes(co.linetable, c->co_linetable);
 #else
-    co.linetable = byte_string(c->co_lnotab);
+    assign_bytes(co.linetable, c->co_lnotab);
 #endif
+    co.exceptiontable.clear();
 #endif
     detail::complete_code_object(co, raw, version_);
     return made;
@@ -377,7 +521,7 @@ class LiveReader {
 
   ObjectRef placeholder(PyObject* o) {
     nb::object name = nb::module_::import_("unveil._live").attr("describe")(nb::handle(o));
-    return make_object(PlaceholderValue{nb::cast<std::string>(name), placeholder_count_++});
+    return pooled_object(PlaceholderValue{nb::cast<std::string>(name), placeholder_count_++});
   }
 
   // Keeps within the marshal reader's nesting limit (MarshalOptions::max_depth)
@@ -418,33 +562,49 @@ class LiveReader {
   static std::string bytes(PyObject* b) {
     return std::string(PyBytes_AS_STRING(b), std::size_t(PyBytes_GET_SIZE(b)));
   }
+  // `out` = `text`. assign() takes the general replace path (aliasing
+  // checks: some 70 instructions for a short name); emptying the string and
+  // appending keeps its buffer too, for a fraction of that.
+  static void overwrite(std::string& out, std::string_view text) {
+    out.clear();
+    out.append(text.data(), text.size());
+  }
   // A code object's str and bytes fields; anything else (not seen in a real
-  // code object) takes the marshal path.
-  static std::string text(PyObject* s) { return std::string(text_view(s)); }
-  static std::string byte_string(PyObject* b) {
+  // code object) takes the marshal path. They are written over what a pooled
+  // code object left, keeping its buffers.
+  static void assign_bytes(std::string& out, PyObject* b) {
     if (!PyBytes_CheckExact(b)) throw NotConvertible{};
-    return bytes(b);
+    overwrite(out, {PyBytes_AS_STRING(b), std::size_t(PyBytes_GET_SIZE(b))});
   }
   static std::string_view text_view(PyObject* s) {
     if (!PyUnicode_CheckExact(s)) throw NotConvertible{};
     return utf8(s);
   }
   // Each name built once, in its place (Dynamo's code has thousands).
-  static std::vector<std::string> strs(PyObject* tuple) {
+  static void assign_strs(std::vector<std::string>& out, PyObject* tuple) {
     if (!PyTuple_CheckExact(tuple)) throw NotConvertible{};
-    const Py_ssize_t n = PyTuple_GET_SIZE(tuple);
-    std::vector<std::string> out;
-    out.reserve(std::size_t(n));
-    for (Py_ssize_t i = 0; i < n; ++i) out.emplace_back(text_view(PyTuple_GET_ITEM(tuple, i)));
-    return out;
+    const std::size_t n = std::size_t(PyTuple_GET_SIZE(tuple));
+    if (out.size() > n) out.resize(n);
+    out.reserve(n);
+    const std::size_t kept = out.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      std::string_view name = text_view(PyTuple_GET_ITEM(tuple, Py_ssize_t(i)));
+      if (i < kept) overwrite(out[i], name);
+      else out.emplace_back(name);
+    }
   }
-  std::vector<ObjectRef> items(PyObject* sequence) {
+  // The items of a tuple or list, into `out` (emptied first).
+  void read_items(std::vector<ObjectRef>& out, PyObject* sequence) {
     Nested nested(depth_);
     const Py_ssize_t n = PySequence_Fast_GET_SIZE(sequence);
     PyObject** items = PySequence_Fast_ITEMS(sequence);
-    std::vector<ObjectRef> out;
+    out.clear();
     out.reserve(std::size_t(n));
     for (Py_ssize_t i = 0; i < n; ++i) out.push_back(object(items[i]));
+  }
+  std::vector<ObjectRef> items(PyObject* sequence) {
+    std::vector<ObjectRef> out;
+    read_items(out, sequence);
     return out;
   }
 
@@ -488,7 +648,8 @@ nb::object decompile_live(nb::handle code, nb::handle fn, bool placeholders) {
   if (identifier < 0) throw nb::python_error();
   const bool function = (c->co_flags & CO_OPTIMIZED) && identifier;
 
-  const VersionTraits& version = version_or_throw(PY_MINOR_VERSION);
+  // This interpreter's version, looked up once.
+  static const VersionTraits& version = version_or_throw(PY_MINOR_VERSION);
   nb::object defaults = nb::none(), kwdefaults = nb::none(), annotations = nb::none();
   if (function) {
     // unveil._live.marshal_function: fn's defaults and annotations count
@@ -515,7 +676,8 @@ nb::object decompile_live(nb::handle code, nb::handle fn, bool placeholders) {
   try {
     LiveReader reader(version, placeholders);
     std::shared_ptr<const CodeObject> tree = reader.code(c);
-    if (!function) return nb::cast(decompile_to_source(std::move(tree), version));
+    const PoolReturn back(tree);
+    if (!function) return nb::cast(decompile_to_source(tree, version));
     // In marshal_function's order: defaults (a tuple), then the two dicts item by item.
     // (A tuple or dict subclass is marshal's to refuse: the Python path then copies it.)
     if ((!defaults.is_none() && !PyTuple_CheckExact(defaults.ptr())) ||
@@ -524,7 +686,7 @@ nb::object decompile_live(nb::handle code, nb::handle fn, bool placeholders) {
     ObjectRef d = defaults.is_none() ? ObjectRef() : reader.object(defaults.ptr());
     ObjectRef k = kwdefaults.is_none() ? ObjectRef() : reader.dict(kwdefaults.ptr());
     ObjectRef a = annotations.is_none() ? ObjectRef() : reader.dict(annotations.ptr());
-    return nb::cast(decompile_function(std::move(tree), d, k, a, version));
+    return nb::cast(decompile_function(tree, d, k, a, version));
   } catch (const NotConvertible&) {
   }
   // ...else through marshal bytes, as unveil._live writes them.

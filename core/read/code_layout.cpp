@@ -107,6 +107,26 @@ class NameSet {
   std::optional<std::unordered_set<std::string_view>> set_;
 };
 
+// A list of names written over in place: what a derived view holds may be
+// a recycled code object's (the bindings reuse them), and assigning to a
+// string that is already there keeps its buffer.
+class NameWriter {
+ public:
+  explicit NameWriter(std::vector<std::string>& out) : out_(out) {}
+  NameWriter(const NameWriter&) = delete;
+  NameWriter& operator=(const NameWriter&) = delete;
+  ~NameWriter() { out_.resize(size_); }  // (only shrinks: drops what the last user left)
+  void add(const std::string& name) {
+    if (size_ < out_.size()) out_[size_] = name;
+    else out_.push_back(name);
+    ++size_;
+  }
+
+ private:
+  std::vector<std::string>& out_;
+  std::size_t size_ = 0;
+};
+
 // ≤3.10 stores the split view; build the 3.11-style merged one from it. An
 // argument that is also a cell appears once with kind LOCAL|CELL, as 3.11
 // would store it; other cells follow, then frees. The ≤3.10 opcodes index
@@ -114,25 +134,27 @@ class NameSet {
 void derive_localsplus(CodeObject& co) {
   const std::size_t total = co.varnames.size() + co.cellvars.size() + co.freevars.size();
   co.localsplusnames.reserve(total);
+  co.localspluskinds.clear();
   co.localspluskinds.reserve(total);
+  NameWriter names(co.localsplusnames);
   if (co.cellvars.empty()) {  // the common case: no name can be both
-    co.localsplusnames.assign(co.varnames.begin(), co.varnames.end());
+    for (const auto& n : co.varnames) names.add(n);
     co.localspluskinds.assign(co.varnames.size(), kLocalPlain);
   } else {
     const NameSet cells(co.cellvars, co.varnames.size());
     for (const auto& n : co.varnames) {
-      co.localsplusnames.push_back(n);
+      names.add(n);
       co.localspluskinds.push_back(cells.contains(n) ? kLocalPlain | kLocalCell : kLocalPlain);
     }
     const NameSet locals(co.varnames, co.cellvars.size());
     for (const auto& n : co.cellvars) {
       if (locals.contains(n)) continue;
-      co.localsplusnames.push_back(n);
+      names.add(n);
       co.localspluskinds.push_back(kLocalCell);
     }
   }
   for (const auto& n : co.freevars) {
-    co.localsplusnames.push_back(n);
+    names.add(n);
     co.localspluskinds.push_back(kLocalFree);
   }
 }
@@ -142,17 +164,24 @@ void derive_localsplus(CodeObject& co) {
 // kind LOCAL|CELL is in both varnames and cellvars, and hidden locals count).
 void derive_split(CodeObject& co) {
   co.varnames.reserve(co.localsplusnames.size());
-  for (std::size_t i = 0; i < co.localsplusnames.size(); ++i) {
-    const auto& n = co.localsplusnames[i];
-    std::uint8_t kind = co.localspluskinds[i];
-    if (kind & kLocalPlain) co.varnames.push_back(n);
-    if (kind & kLocalCell) co.cellvars.push_back(n);
-    if (kind & kLocalFree) co.freevars.push_back(n);
+  std::int32_t plain = 0;
+  {
+    NameWriter varnames(co.varnames), cellvars(co.cellvars), freevars(co.freevars);
+    for (std::size_t i = 0; i < co.localsplusnames.size(); ++i) {
+      const auto& n = co.localsplusnames[i];
+      std::uint8_t kind = co.localspluskinds[i];
+      if (kind & kLocalPlain) {
+        varnames.add(n);
+        ++plain;
+      }
+      if (kind & kLocalCell) cellvars.add(n);
+      if (kind & kLocalFree) freevars.add(n);
+    }
   }
-  co.nlocals = std::int32_t(co.varnames.size());
+  co.nlocals = plain;
 }
 
-void check_arguments(const CodeObject& co, const RawCode& raw, std::size_t names_offset,
+void check_arguments(const CodeObject& co, const RawCounts& raw, std::size_t names_offset,
                      const char* names_field) {
   if (co.posonlyargcount > co.argcount)
     fail("co_posonlyargcount " + std::to_string(co.posonlyargcount) + " exceeds co_argcount " +
@@ -169,7 +198,7 @@ void check_arguments(const CodeObject& co, const RawCode& raw, std::size_t names
 }  // namespace
 
 // The counts and flags every code object has, whichever way it was read.
-void copy_header(CodeObject& co, const RawCode& raw, const VersionTraits& version) {
+void copy_header(CodeObject& co, const RawCounts& raw, const VersionTraits& version) {
   co.version_minor = version.minor;
   co.argcount = count(raw.argcount, "co_argcount");
   co.posonlyargcount = count(raw.posonlyargcount, "co_posonlyargcount");
@@ -222,22 +251,21 @@ CodeObject build_code_object(const RawCode& raw, const VersionTraits& version,
   return co;
 }
 
-void complete_code_object(CodeObject& co, const RawCode& raw, const VersionTraits& version) {
-  copy_header(co, raw, version);
-  if (co.code.size() % 2 != 0)
-    fail("co_code has odd length " + std::to_string(co.code.size()), raw.code.offset);
+void complete_code_object(CodeObject& co, const RawCounts& counts, const VersionTraits& version) {
+  copy_header(co, counts, version);
+  if (co.code.size() % 2 != 0) fail("co_code has odd length " + std::to_string(co.code.size()), 0);
   if (version.locals_layout == LocalsLayout::Split) {
-    co.nlocals = count(raw.nlocals, "co_nlocals");
+    co.nlocals = count(counts.nlocals, "co_nlocals");
     co.qualname = co.name;
     derive_localsplus(co);
-    check_arguments(co, raw, raw.varnames.offset, "co_varnames");
+    check_arguments(co, counts, 0, "co_varnames");
   } else {
     if (co.localspluskinds.size() != co.localsplusnames.size())
       fail("co_localspluskinds has " + std::to_string(co.localspluskinds.size()) + " entries for " +
                std::to_string(co.localsplusnames.size()) + " names in co_localsplusnames",
-           raw.localspluskinds.offset);
+           0);
     derive_split(co);
-    check_arguments(co, raw, raw.localsplusnames.offset, "co_localsplusnames");
+    check_arguments(co, counts, 0, "co_localsplusnames");
   }
 }
 

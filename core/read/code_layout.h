@@ -23,11 +23,16 @@ struct RawIntField {
   std::size_t offset = 0;
 };
 
+// The counts and flags of a code object: all the bindings pass for a live
+// one (its other fields are already plain values, see complete_code_object).
+struct RawCounts {
+  RawIntField argcount, posonlyargcount, kwonlyargcount, nlocals, stacksize, flags, firstlineno;
+};
+
 // Every field any supported layout stores; the reader fills those of its
 // version and leaves the others empty.
-struct RawCode {
+struct RawCode : RawCounts {
   std::size_t offset = 0;  // the 'c' type byte
-  RawIntField argcount, posonlyargcount, kwonlyargcount, nlocals, stacksize, flags, firstlineno;
   RawObjectField code, consts, names;
   RawObjectField varnames, freevars, cellvars;       // Split layout (≤3.10)
   RawObjectField localsplusnames, localspluskinds;   // LocalsPlus layout (3.11+)
@@ -46,9 +51,10 @@ CodeObject build_code_object(const RawCode& raw, const VersionTraits& version,
 
 // The same from fields already read as plain values (the bindings take them
 // from a live code object, whose fields have their types): `co` holds the
-// fields this version stores, `raw` the counts. The same checks and derived
-// views, without an object for every name on the way. Completes `co` where
-// it is (it is big: moving it in and out cost more than the checks).
-void complete_code_object(CodeObject& co, const RawCode& raw, const VersionTraits& version);
+// fields this version stores, `counts` the counts. The same checks and derived
+// views, without an object for every name on the way (and no stream, so a
+// failed check names offset 0). Completes `co` where it is (it is big: moving
+// it in and out cost more than the checks).
+void complete_code_object(CodeObject& co, const RawCounts& counts, const VersionTraits& version);
 
 }  // namespace unveil::detail

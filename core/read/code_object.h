@@ -4,6 +4,11 @@
 // co_freevars, 3.11+ has co_localsplusnames/co_localspluskinds. The reader
 // fills both views so later stages can use whichever the version's opcodes
 // index (see opcodes/version.h, LocalsLayout).
+//
+// The bindings recycle the code objects they read from live ones (CodePool in
+// bindings/core_module.cpp): every field is written over on each read, so a
+// new field needs its write there too, and the derived views in
+// read/code_layout.cpp overwrite what they find.
 #pragma once
 
 #include <cstdint>

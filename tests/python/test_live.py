@@ -124,3 +124,34 @@ def test_live_placeholders_match_the_substitution_path(monkeypatch):
     monkeypatch.setattr(unveil, "marshal_code", no_substitution)
     assert "test_live.Model" in unveil.decompile(cases[0][0])
     assert unveil.decompile(annotated).startswith("def annotated(x: int, *, y: test_live.Model = None) -> list:")
+
+
+def _shapes():
+    """Code objects of different shapes: cells, frees, long names, nested code, handlers."""
+
+    def big(a, b, *args, a_rather_long_keyword_only_name=1, **kw):
+        counter_with_a_long_name = 0
+
+        def bump(step):
+            nonlocal counter_with_a_long_name
+            counter_with_a_long_name += step + a_rather_long_keyword_only_name
+            return counter_with_a_long_name
+
+        try:
+            return [bump(x) for x in args], {k: v for k, v in kw.items()}, a
+        except (ValueError, KeyError) as error:
+            raise RuntimeError("a constant string longer than sixteen bytes") from error
+
+    def tiny():
+        pass
+
+    module = compile("import os\nX = os.sep\nclass C:\n    def m(self): return X\n", "<shapes>", "exec")
+    nested = [c for c in big.__code__.co_consts if hasattr(c, "co_code")]
+    return [big.__code__, tiny.__code__, module, *nested, tiny.__code__, big.__code__]
+
+
+def test_live_reads_each_code_object_afresh():
+    # decompile_live reuses the code objects of earlier calls (their buffers):
+    # every call must read as the marshal path does, whatever came before it.
+    for code in _shapes() * 2:
+        assert _core.decompile_live(code, None, False) == _substituted(code)
