@@ -208,6 +208,21 @@ void check_code(const DecodedCode& code, const Expected& want) {
   EXPECT_EQ(handlers, want.handlers);
   EXPECT_EQ(depths, want.depths);
   EXPECT_EQ(unreachable, want.unreachable);
+  // `reachable` is reachability along every edge (post-dominators take it as that).
+  std::vector<bool> seen(g.size(), false);
+  std::vector<BlockId> work{g.entry()};
+  seen[g.entry()] = true;
+  while (!work.empty()) {
+    const BlockId b = work.back();
+    work.pop_back();
+    g.for_each_successor(b, EdgeFilter::all(), [&](const Edge& e) {
+      if (!seen[e.to]) {
+        seen[e.to] = true;
+        work.push_back(e.to);
+      }
+    });
+  }
+  for (const Block& b : g.blocks()) EXPECT_EQ(b.reachable, seen[b.id]) << b.begin;
   if (!code.traits->has_exception_table()) {
     EXPECT_EQ(max_depth(g), static_cast<std::uint32_t>(code.code->stacksize));
   }
