@@ -240,6 +240,29 @@ View reverse_view(const Graph& graph, EdgeFilter filter, const std::vector<bool>
 }  // namespace
 
 struct DominatorBuilder {
+  // Sizes the tree's id arrays, in the order of DominatorTree::Part (zeroed).
+  static void lay_out(DominatorTree& t, const std::size_t (&sizes)[DominatorTree::kParts]) {
+    t.starts_[0] = 0;
+    for (std::size_t k = 0; k < DominatorTree::kParts; ++k)
+      t.starts_[k + 1] = t.starts_[k] + static_cast<std::uint32_t>(sizes[k]);
+    t.ids_.resize(t.starts_[DominatorTree::kParts]);
+  }
+
+  // The dominator tree of a graph of one block (a function without jumps or
+  // handlers, which most small ones are), laid out as build() would: the block
+  // is the root, numbered 0 and 0, its own idom, childless; its predecessors
+  // are its accepted edges to itself.
+  static DominatorTree single_block(const Graph& graph, EdgeFilter filter) {
+    DominatorTree t;
+    t.filter_ = filter;
+    t.nodes_ = 1;
+    std::uint32_t self = 0;
+    graph.for_each_predecessor(0, filter, [&](const Edge&) { ++self; });
+    lay_out(t, {2, 1, 1, 2, 0, 2, self, 0});
+    t.ids_[t.starts_[DominatorTree::kPredStart] + 1] = self;  // the rest is 0
+    return t;
+  }
+
   static DominatorTree build(View view, bool post, EdgeFilter filter) {
     DominatorTree t;
     t.post_ = post;
@@ -292,13 +315,8 @@ struct DominatorBuilder {
     }
     for (std::uint32_t i = 0; i < n; ++i) count[i + 1] += count[i];
 
-    // The tree's id arrays, in the order of DominatorTree::Part.
-    const std::size_t sizes[DominatorTree::kParts] = {
-        2 * std::size_t{n}, n, order.size(), n + 1, count[n], view.pred.start.size(), view.pred.items.size(), view.forced.size()};
-    t.starts_[0] = 0;
-    for (std::size_t k = 0; k < DominatorTree::kParts; ++k)
-      t.starts_[k + 1] = t.starts_[k] + static_cast<std::uint32_t>(sizes[k]);
-    t.ids_.resize(t.starts_[DominatorTree::kParts]);
+    lay_out(t, {2 * std::size_t{n}, n, order.size(), n + 1, count[n], view.pred.start.size(),
+                view.pred.items.size(), view.forced.size()});
     auto part = [&](DominatorTree::Part k) { return t.ids_.begin() + t.starts_[k]; };
     std::copy(idom.begin(), idom.end(), part(DominatorTree::kIdom));
     std::copy(order.begin(), order.end(), part(DominatorTree::kOrder));
@@ -346,6 +364,7 @@ std::vector<BlockId> reverse_post_order(const Graph& graph, EdgeFilter filter) {
 }
 
 DominatorTree DominatorTree::dominators(const Graph& graph, EdgeFilter filter) {
+  if (graph.size() == 1) return DominatorBuilder::single_block(graph, filter);
   return DominatorBuilder::build(forward_view(graph, filter), false, filter);
 }
 
