@@ -2,6 +2,7 @@
 // the instructions alone (⇄ the block structure CPython's flowgraph.c builds
 // before assembling). Handlers and their edges come from exception_regions.cpp.
 #include <algorithm>
+#include <bit>
 #include <string>
 #include <utility>
 
@@ -29,9 +30,8 @@ bool ends_block(const FlowInfo& f) {
 struct Scratch {
   std::vector<PendingSuccessors> pending;
   std::vector<ExceptionTableEntry> table;
-  std::vector<BlockId> block_of_instruction;
-  std::vector<std::uint32_t> at_unit;
-  std::vector<bool> leader;
+  std::vector<GraphBuilder::UnitSlot> units;
+  std::vector<std::uint64_t> leader;  // a bit per instruction: a block starts there
   std::vector<std::uint32_t> pred_count, start, fill;
   std::vector<BlockId> stack;
 };
@@ -44,20 +44,14 @@ GraphBuilder::GraphBuilder(const DecodedCode& code)
     : code_(code),
       pending_(scratch().pending),
       table_(scratch().table),
-      block_of_instruction_(scratch().block_of_instruction),
-      at_unit_(scratch().at_unit) {
+      units_(scratch().units) {
   table_.clear();
   if (code.traits == nullptr) throw Error(ErrorKind::Decode, "cfg: decoded code has no version");
   graph_.code_ = &code;
   const auto& ins = code.instructions;
   const std::size_t units = ins.empty() ? 0 : ins.back().end_offset / 2;
-  at_unit_.resize(units + 1);
-  // Units up to an instruction's own belong to it (offsets are even and ascend).
-  // (A plain loop: a fill_n call per instruction, of a unit or two, cost more.)
-  std::size_t unit = 0;
-  for (std::uint32_t i = 0; i < ins.size(); ++i)
-    for (const std::size_t own = ins[i].offset / 2; unit <= own; ++unit) at_unit_[unit] = i;
-  for (; unit < at_unit_.size(); ++unit) at_unit_[unit] = static_cast<std::uint32_t>(ins.size());
+  if (units_.size() < units) units_.resize(units);  // never shrunk: see UnitSlot
+  for (std::uint32_t i = 0; i < ins.size(); ++i) units_[ins[i].offset / 2].instruction = i;
 }
 
 Graph GraphBuilder::build() {
@@ -81,47 +75,67 @@ std::string GraphBuilder::describe(const Instruction& ins) const {
   return std::string(ins.info ? ins.info->name : "?") + " at " + std::to_string(ins.offset);
 }
 
+std::size_t GraphBuilder::instruction_at(std::uint32_t offset) const {
+  const auto& ins = code_.instructions;
+  const std::size_t unit = offset / 2;
+  if (unit < units_.size()) {
+    const std::uint32_t i = units_[unit].instruction;
+    if (i < ins.size() && ins[i].offset == offset) return i;
+  }
+  return ins.size();
+}
+
 std::size_t GraphBuilder::instruction_at_or_after(std::uint32_t offset) const {
   const auto& ins = code_.instructions;
-  const std::size_t unit = (std::size_t{offset} + 1) / 2;  // the first at or after `offset`
-  std::size_t i = unit < at_unit_.size() ? at_unit_[unit] : ins.size();
+  std::size_t i = instruction_at(offset);
+  if (i == ins.size()) {
+    // Not where an opcode is (a cache, or past the end): only exception-table
+    // bounds of unusual code get here, so a search is cheap enough.
+    i = static_cast<std::size_t>(
+        std::partition_point(ins.begin(), ins.end(),
+                             [&](const Instruction& in) { return in.offset < offset; }) -
+        ins.begin());
+  }
   while (i < ins.size() && ins[i].opcode == code_.traits->extended_arg) ++i;
   return i;
 }
 
 BlockId GraphBuilder::block_at_offset(std::uint32_t offset, std::uint32_t from) const {
   const auto& blocks = graph_.blocks_;
-  const auto& ins = code_.instructions;
-  const std::size_t unit = (std::size_t{offset} + 1) / 2;
-  const std::size_t i = unit < at_unit_.size() ? at_unit_[unit] : ins.size();
-  const Block* it = i < ins.size() && ins[i].offset == offset ? &blocks[block_of_instruction_[i]] : nullptr;
-  if (!it || it->begin != offset) {
-    throw Error(ErrorKind::Decode,
-                "cfg: control reaches offset " + std::to_string(offset) +
-                    ", which does not start an instruction",
-                from);
+  const std::size_t unit = offset / 2;
+  if (unit < units_.size()) {
+    const BlockId id = units_[unit].block;
+    if (id < blocks.size() && blocks[id].begin == offset) return id;
   }
-  return it->id;
+  throw Error(ErrorKind::Decode,
+              "cfg: control reaches offset " + std::to_string(offset) +
+                  ", which does not start an instruction",
+              from);
 }
 
 void GraphBuilder::split_blocks() {
   const auto& ins = code_.instructions;
   const std::uint8_t ext = code_.traits->extended_arg;
-  const std::uint32_t code_end = ins.back().end_offset;
 
-  // Leaders are marked by code unit of the first EXTENDED_ARG of the group.
-  std::vector<bool>& leader = scratch().leader;
-  leader.assign(code_end / 2 + 1, false);
+  // Leaders are marked by the index of the first EXTENDED_ARG of the group.
+  std::vector<std::uint64_t>& leader = scratch().leader;
+  leader.assign(ins.size() / 64 + 1, 0);
+  leader[0] = 1;
   std::size_t leaders = 1;  // blocks: the first, and one per other leader
+  auto mark_group = [&](std::size_t i) {  // i: an instruction after a non-prefix one
+    const std::uint64_t bit = std::uint64_t{1} << (i % 64);
+    leaders += (leader[i / 64] & bit) == 0;
+    leader[i / 64] |= bit;
+  };
   auto mark = [&](std::uint32_t offset) {
     std::size_t i = instruction_at_or_after(offset);
-    if (i < ins.size() && !leader[ins[i].start_offset / 2]) {
-      leader[ins[i].start_offset / 2] = true;
-      leaders += ins[i].start_offset != ins[0].start_offset;
-    }
+    if (i == ins.size()) return;
+    while (i > 0 && ins[i - 1].opcode == ext) --i;
+    mark_group(i);
   };
 
-  for (const Instruction& in : ins) {
+  for (std::size_t i = 0; i < ins.size(); ++i) {
+    const Instruction& in = ins[i];
     if (in.opcode == ext) continue;
     const FlowInfo& f = flow(in);
     if (transfers_to_target(f.flow)) {
@@ -134,7 +148,8 @@ void GraphBuilder::split_blocks() {
                   "cfg: " + describe(in) + " has a jump target but no known control flow",
                   in.offset);
     }
-    if (ends_block(f)) mark(in.end_offset);
+    // The next instruction is the one at end_offset, and starts a group.
+    if (ends_block(f) && i + 1 < ins.size()) mark_group(i + 1);
   }
   // A handler covers whole blocks: split where a protected range starts and
   // ends (the first instruction whose opcode is inside / past it), and at the
@@ -145,28 +160,27 @@ void GraphBuilder::split_blocks() {
     mark(entry.target);
   }
 
+  // A block per leader, in code order: the set bits, a word at a time.
   auto& blocks = graph_.blocks_;
   blocks.reserve(leaders);  // blocks are big: the list never regrows
-  block_of_instruction_.assign(ins.size(), kNoBlock);
-  for (std::size_t i = 0; i < ins.size(); ++i) {
-    const bool group_start = i == 0 || ins[i - 1].opcode != ext;
-    if (i == 0 || (group_start && leader[ins[i].offset / 2])) {
-      if (!blocks.empty()) blocks.back().last = static_cast<std::uint32_t>(i - 1);
+  for (std::size_t w = 0; w < leader.size(); ++w) {
+    for (std::uint64_t bits = leader[w]; bits != 0; bits &= bits - 1) {
+      const auto i = static_cast<std::uint32_t>(w * 64 + std::countr_zero(bits));
+      if (!blocks.empty()) blocks.back().last = i - 1;
       Block& b = blocks.emplace_back();
       b.id = static_cast<BlockId>(blocks.size() - 1);
-      b.first = static_cast<std::uint32_t>(i);
+      b.first = i;
       b.begin = ins[i].offset;
+      units_[b.begin / 2].block = b.id;
     }
-    block_of_instruction_[i] = blocks.back().id;
   }
   blocks.back().last = static_cast<std::uint32_t>(ins.size() - 1);
-  for (Block& b : blocks) {
-    if (ins[b.last].opcode == ext) {
-      throw Error(ErrorKind::Decode, "cfg: EXTENDED_ARG at the end of the code prefixes nothing",
-                  ins[b.last].offset);
-    }
-    b.end = ins[b.last].end_offset;
+  // Only the last block can end in a prefix: every other ends before a group.
+  if (ins.back().opcode == ext) {
+    throw Error(ErrorKind::Decode, "cfg: EXTENDED_ARG at the end of the code prefixes nothing",
+                ins.back().offset);
   }
+  for (Block& b : blocks) b.end = ins[b.last].end_offset;
 }
 
 void GraphBuilder::add_static_successors() {

@@ -50,9 +50,20 @@ class GraphBuilder {
   }
   BlockId block_at_offset(std::uint32_t offset, std::uint32_t from) const;
   std::string describe(const Instruction& ins) const;
+  // Index of the instruction whose opcode is at `offset`, or instructions.size().
+  std::size_t instruction_at(std::uint32_t offset) const;
   // Index of the first non-EXTENDED_ARG instruction whose opcode is at or
   // after `offset` (instructions.size() if none).
   std::size_t instruction_at_or_after(std::uint32_t offset) const;
+
+  // Per code unit: the instruction whose opcode is there and the block that
+  // starts there. Written only where one is, never cleared: a read is checked
+  // against that instruction's or block's own offset, so what an earlier build
+  // left behind is never taken (and nothing is filled per code unit).
+  struct UnitSlot {
+    std::uint32_t instruction;
+    BlockId block;
+  };
 
   // The working arrays below are storage kept between builds (see build.cpp).
   const DecodedCode& code_;
@@ -61,11 +72,7 @@ class GraphBuilder {
   // 3.11+: the exception table sorted by start, with the holes closed that
   // only jumps sit in (normalise_exception_table).
   std::vector<ExceptionTableEntry>& table_;
-  // Instruction index -> block (EXTENDED_ARG prefixes included).
-  std::vector<BlockId>& block_of_instruction_;
-  // Code unit u -> index of the first instruction at byte 2u or later: every
-  // jump target is looked up, and a search per target grew with the code.
-  std::vector<std::uint32_t>& at_unit_;
+  std::vector<UnitSlot>& units_;
 };
 
 }  // namespace unveil::cfg

@@ -117,17 +117,20 @@ void graph_post_order(const Graph& graph, EdgeFilter filter, std::vector<bool>& 
   }
 }
 
-void filtered(const Graph& graph, EdgeFilter filter, bool successors, const std::vector<bool>& keep,
-              Csr& csr, const std::vector<bool>* also = nullptr) {
+// The rows of the blocks `keep` accepts, along `filter`'s edges (and `also`'s),
+// to blocks it accepts; a block it rejects gets an empty row.
+template <class Keep>
+void filtered(const Graph& graph, EdgeFilter filter, bool successors, Keep keep, Csr& csr,
+              const std::vector<bool>* also = nullptr) {
   csr.clear();
   csr.start.reserve(graph.size() + 1);
   csr.items.reserve(graph.edges().size());
   for (const Block& b : graph.blocks()) {
-    if (keep[b.id]) {
+    if (keep(b.id)) {
       auto take = [&](std::uint32_t e) {
         const Edge& edge = graph.edges()[e];
         const BlockId other = successors ? edge.to : edge.from;
-        if ((filter.accepts(edge.kind) || (also && (*also)[e])) && keep[other]) csr.items.push_back(other);
+        if ((filter.accepts(edge.kind) || (also && (*also)[e])) && keep(other)) csr.items.push_back(other);
       };
       if (successors)
         for (std::uint32_t e : b.succs) take(e);
@@ -147,7 +150,7 @@ View forward_view(const Graph& graph, EdgeFilter filter) {
   v.nodes = static_cast<std::uint32_t>(graph.size());
   v.root = graph.entry();
   graph_post_order(graph, filter, s.reach, v.post_order);
-  filtered(graph, filter, false, s.reach, v.pred);
+  filtered(graph, filter, false, [&](BlockId b) { return bool(s.reach[b]); }, v.pred);
   return v;
 }
 
@@ -157,10 +160,10 @@ View reverse_view(const Graph& graph, EdgeFilter filter, const std::vector<bool>
   const BlockId exit = n;
   // Every block that runs at all, also one entered only through a handler
   // (code after a `try` whose body always returns): it has post-dominators
-  // along the filter's edges like any other.
-  const std::vector<bool>& reach = s.reach;
+  // along the filter's edges like any other. The builder has marked them.
+  const auto blocks = graph.blocks();
+  auto reach = [&](BlockId b) { return blocks[b].reachable; };
   View v = scratch_view();
-  graph_post_order(graph, EdgeFilter::all(), s.reach, v.post_order);  // (only `reach` is used)
   const Csr& fsucc = s.fsucc;
   filtered(graph, filter, true, reach, s.fsucc, also);
   // The reversed graph's successors: a block's forward predecessors, then
@@ -172,8 +175,11 @@ View reverse_view(const Graph& graph, EdgeFilter filter, const std::vector<bool>
   // one at a time from the bottom of the forward order.
   std::vector<BlockId>& linked = s.linked;
   linked.clear();
+  std::uint32_t reached = 0, reaching = 0;  // blocks that run / that reach an exit
   for (BlockId b = 0; b < n; ++b) {
-    if (reach[b] && fsucc.row(b).empty()) linked.push_back(b);
+    if (!reach(b)) continue;
+    ++reached;
+    if (fsucc.row(b).empty()) linked.push_back(b);
   }
   std::vector<bool>& reaches_exit = s.reaches_exit;
   reaches_exit.assign(n, false);
@@ -182,6 +188,7 @@ View reverse_view(const Graph& graph, EdgeFilter filter, const std::vector<bool>
   auto walk_back_from = [&](BlockId start) {
     if (reaches_exit[start]) return;
     reaches_exit[start] = true;
+    ++reaching;
     stack.push_back(start);
     while (!stack.empty()) {
       const BlockId b = stack.back();
@@ -189,19 +196,23 @@ View reverse_view(const Graph& graph, EdgeFilter filter, const std::vector<bool>
       for (BlockId p : fpred.row(b)) {
         if (!reaches_exit[p]) {
           reaches_exit[p] = true;
+          ++reaching;
           stack.push_back(p);
         }
       }
     }
   };
   for (BlockId b : linked) walk_back_from(b);
-  post_order(fsucc, n, graph.entry(), s.forward_po);
-  // Post-order front = latest in reverse post-order.
-  for (BlockId b : s.forward_po) {
-    if (!reaches_exit[b]) {
-      linked.push_back(b);
-      v.forced.push_back(b);
-      walk_back_from(b);
+  // (When every block that runs reaches an exit, no search can find one that does not.)
+  if (reaching < reached) {
+    post_order(fsucc, n, graph.entry(), s.forward_po);
+    // Post-order front = latest in reverse post-order.
+    for (BlockId b : s.forward_po) {
+      if (!reaches_exit[b]) {
+        linked.push_back(b);
+        v.forced.push_back(b);
+        walk_back_from(b);
+      }
     }
   }
   std::vector<bool>& is_linked = s.is_linked;
@@ -229,6 +240,29 @@ View reverse_view(const Graph& graph, EdgeFilter filter, const std::vector<bool>
 }  // namespace
 
 struct DominatorBuilder {
+  // Sizes the tree's id arrays, in the order of DominatorTree::Part (zeroed).
+  static void lay_out(DominatorTree& t, const std::size_t (&sizes)[DominatorTree::kParts]) {
+    t.starts_[0] = 0;
+    for (std::size_t k = 0; k < DominatorTree::kParts; ++k)
+      t.starts_[k + 1] = t.starts_[k] + static_cast<std::uint32_t>(sizes[k]);
+    t.ids_.resize(t.starts_[DominatorTree::kParts]);
+  }
+
+  // The dominator tree of a graph of one block (a function without jumps or
+  // handlers, which most small ones are), laid out as build() would: the block
+  // is the root, numbered 0 and 0, its own idom, childless; its predecessors
+  // are its accepted edges to itself.
+  static DominatorTree single_block(const Graph& graph, EdgeFilter filter) {
+    DominatorTree t;
+    t.filter_ = filter;
+    t.nodes_ = 1;
+    std::uint32_t self = 0;
+    graph.for_each_predecessor(0, filter, [&](const Edge&) { ++self; });
+    lay_out(t, {2, 1, 1, 2, 0, 2, self, 0});
+    t.ids_[t.starts_[DominatorTree::kPredStart] + 1] = self;  // the rest is 0
+    return t;
+  }
+
   static DominatorTree build(View view, bool post, EdgeFilter filter) {
     DominatorTree t;
     t.post_ = post;
@@ -281,13 +315,8 @@ struct DominatorBuilder {
     }
     for (std::uint32_t i = 0; i < n; ++i) count[i + 1] += count[i];
 
-    // The tree's id arrays, in the order of DominatorTree::Part.
-    const std::size_t sizes[DominatorTree::kParts] = {
-        2 * std::size_t{n}, n, order.size(), n + 1, count[n], view.pred.start.size(), view.pred.items.size(), view.forced.size()};
-    t.starts_[0] = 0;
-    for (std::size_t k = 0; k < DominatorTree::kParts; ++k)
-      t.starts_[k + 1] = t.starts_[k] + static_cast<std::uint32_t>(sizes[k]);
-    t.ids_.resize(t.starts_[DominatorTree::kParts]);
+    lay_out(t, {2 * std::size_t{n}, n, order.size(), n + 1, count[n], view.pred.start.size(),
+                view.pred.items.size(), view.forced.size()});
     auto part = [&](DominatorTree::Part k) { return t.ids_.begin() + t.starts_[k]; };
     std::copy(idom.begin(), idom.end(), part(DominatorTree::kIdom));
     std::copy(order.begin(), order.end(), part(DominatorTree::kOrder));
@@ -326,9 +355,8 @@ struct DominatorBuilder {
 std::vector<BlockId> reverse_post_order(const Graph& graph, EdgeFilter filter) {
   const auto n = static_cast<std::uint32_t>(graph.size());
   if (n == 0) return {};
-  std::vector<bool> all(n, true);
   Csr succ;
-  filtered(graph, filter, true, all, succ);
+  filtered(graph, filter, true, [](BlockId) { return true; }, succ);
   std::vector<BlockId> order;
   post_order(succ, n, graph.entry(), order);
   std::reverse(order.begin(), order.end());
@@ -336,6 +364,7 @@ std::vector<BlockId> reverse_post_order(const Graph& graph, EdgeFilter filter) {
 }
 
 DominatorTree DominatorTree::dominators(const Graph& graph, EdgeFilter filter) {
+  if (graph.size() == 1) return DominatorBuilder::single_block(graph, filter);
   return DominatorBuilder::build(forward_view(graph, filter), false, filter);
 }
 

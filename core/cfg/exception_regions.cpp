@@ -99,26 +99,35 @@ void GraphBuilder::normalise_exception_table() {
 
 void GraphBuilder::assign_handlers_from_table() {
   const auto& entries = table_;
+  if (entries.empty()) return;  // nothing is covered: blocks start without a handler
   const auto& ins = code_.instructions;
   const std::uint8_t ext = code_.traits->extended_arg;
   std::size_t next = 0;  // first entry that does not end before the instruction
+  // The entry covering the instruction at `at` (advancing `next`), or null.
+  auto cover = [&](std::uint32_t at) -> const ExceptionTableEntry* {
+    while (next < entries.size() && entries[next].end < at) ++next;
+    return next < entries.size() && entries[next].start <= at ? &entries[next] : nullptr;
+  };
   for (Block& b : graph_.blocks_) {
-    const ExceptionTableEntry* block_entry = nullptr;
-    bool first = true;
-    for (std::uint32_t i = b.first; i <= b.last; ++i) {
-      if (ins[i].opcode == ext) continue;  // a prefix cannot raise
-      const std::uint32_t at = ins[i].offset;
-      while (next < entries.size() && entries[next].end < at) ++next;
-      const ExceptionTableEntry* cover =
-          next < entries.size() && entries[next].start <= at ? &entries[next] : nullptr;
-      if (first) {
-        block_entry = cover;
-        first = false;
-      } else if (cover != block_entry) {
-        throw Error(ErrorKind::Decode,
-                    "cfg: inconsistent handlers inside the block at " + std::to_string(b.begin) +
-                        ": " + describe(ins[i]) + " is covered differently",
-                    at);
+    std::uint32_t first = b.first;
+    while (ins[first].opcode == ext) ++first;  // a prefix cannot raise (and `last` is none)
+    const std::uint32_t last_at = ins[b.last].offset;
+    const ExceptionTableEntry* block_entry = cover(ins[first].offset);
+    // Blocks were split at the entries' bounds, so the entry that covers the
+    // first instruction reaches the last, or none covers either and none
+    // starts in between. Otherwise each instruction is looked at, to name the
+    // one covered differently (or to find that only caches were).
+    const bool whole = block_entry ? block_entry->end >= last_at
+                                   : next == entries.size() || entries[next].start > last_at;
+    if (!whole) {
+      for (std::uint32_t i = first + 1; i <= b.last; ++i) {
+        if (ins[i].opcode == ext) continue;
+        if (cover(ins[i].offset) != block_entry) {
+          throw Error(ErrorKind::Decode,
+                      "cfg: inconsistent handlers inside the block at " + std::to_string(b.begin) +
+                          ": " + describe(ins[i]) + " is covered differently",
+                      ins[i].offset);
+        }
       }
     }
     if (block_entry != nullptr) {

@@ -208,6 +208,21 @@ void check_code(const DecodedCode& code, const Expected& want) {
   EXPECT_EQ(handlers, want.handlers);
   EXPECT_EQ(depths, want.depths);
   EXPECT_EQ(unreachable, want.unreachable);
+  // `reachable` is reachability along every edge (post-dominators take it as that).
+  std::vector<bool> seen(g.size(), false);
+  std::vector<BlockId> work{g.entry()};
+  seen[g.entry()] = true;
+  while (!work.empty()) {
+    const BlockId b = work.back();
+    work.pop_back();
+    g.for_each_successor(b, EdgeFilter::all(), [&](const Edge& e) {
+      if (!seen[e.to]) {
+        seen[e.to] = true;
+        work.push_back(e.to);
+      }
+    });
+  }
+  for (const Block& b : g.blocks()) EXPECT_EQ(b.reachable, seen[b.id]) << b.begin;
   if (!code.traits->has_exception_table()) {
     EXPECT_EQ(max_depth(g), static_cast<std::uint32_t>(code.code->stacksize));
   }
@@ -645,6 +660,47 @@ TEST(CfgSynthetic, InfiniteLoopGetsPostDominators) {
   EXPECT_TRUE(pdom.contains(0) && pdom.contains(1));
   EXPECT_EQ(pdom.idom(0), 1u);
   EXPECT_EQ(pdom.idom(1), pdom.virtual_exit());
+}
+
+// A graph of one block has a tree of one node (dominators build it directly).
+TEST(CfgSynthetic, SingleBlockTrees) {
+  for (const bool loops_to_itself : {false, true}) {
+    SCOPED_TRACE(loops_to_itself ? "jumps to itself" : "returns");
+    Assembler a(12);
+    const int top = a.label();
+    a.bind(top);
+    a.op("NOP");
+    if (loops_to_itself) {
+      a.jump("JUMP_BACKWARD", top);
+    } else {
+      a.op("LOAD_FAST", 0);
+      a.op("RETURN_VALUE");
+    }
+    const DecodedCode code = a.decoded();
+    const Graph g = build_graph(code);
+    ASSERT_EQ(g.size(), 1u);
+    for (const EdgeFilter filter : {EdgeFilter::all(), EdgeFilter::normal(), EdgeFilter()}) {
+      const auto dom = DominatorTree::dominators(g, filter);
+      const bool self = loops_to_itself && filter.accepts(EdgeKind::Jump);
+      EXPECT_EQ(dom.node_count(), 1u);
+      EXPECT_EQ(dom.root(), 0u);
+      EXPECT_FALSE(dom.is_post());
+      EXPECT_TRUE(dom.contains(0) && dom.dominates(0, 0) && !dom.strictly_dominates(0, 0));
+      EXPECT_EQ(dom.idom(0), kNoBlock);
+      EXPECT_TRUE(dom.children(0).empty());
+      EXPECT_EQ(std::vector<BlockId>(dom.order().begin(), dom.order().end()), std::vector<BlockId>{0});
+      EXPECT_TRUE(dom.forced_exits().empty());
+      const auto df = dom.frontiers();
+      ASSERT_EQ(df.size(), 1u);
+      EXPECT_EQ(df[0], self ? std::vector<BlockId>{0} : std::vector<BlockId>{});
+      const LoopForest loops = LoopForest::find(g, dom);
+      ASSERT_EQ(loops.loops().size(), self ? 1u : 0u);
+      if (self) {
+        EXPECT_EQ(loops.loop(0).header, 0u);
+        EXPECT_EQ(loops.loop(0).latches, std::vector<BlockId>{0});
+      }
+    }
+  }
 }
 
 // EXTENDED_ARG prefixes belong to the block of the instruction they prefix.
