@@ -29,6 +29,9 @@ class Structurer {
  public:
   // `code` must outlive the structurer.
   Structurer(const DecodedCode& code, lift::Definer& definer);
+  ~Structurer();  // (gives its per-block arrays back to the thread's pool)
+  Structurer(const Structurer&) = delete;
+  Structurer& operator=(const Structurer&) = delete;
   ast::StmtList run();
   const lift::Lifter& lifter() const { return lifter_; }
 
