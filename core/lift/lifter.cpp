@@ -2173,11 +2173,9 @@ std::shared_ptr<BlockEffect> Lifter::cached_effect(const cfg::Graph& graph, cfg:
                            globals_.size(), nonlocals_.size(), hidden_.size(), hidden_reads_);
   };
   const auto before = state();
-  Stack work(stack.begin(), stack.end());  // (lift_block gives it room to grow)
   std::shared_ptr<BlockEffect> effect;
   try {
-    effect = std::make_shared<BlockEffect>(
-        lift_block(graph, id, std::move(work), 0, graph.instructions(id).size()));
+    effect = std::make_shared<BlockEffect>(lift_block(graph, id, stack, 0, graph.instructions(id).size()));
   } catch (const Error& e) {
     if (state() == before) remember(CachedLift{id, stack, nullptr, e});
     throw;
@@ -2227,14 +2225,29 @@ class PooledStack {
 };
 }  // namespace
 
-BlockEffect Lifter::lift_block(const cfg::Graph& graph, cfg::BlockId id, Stack stack, std::size_t first,
+// The entry items are copied (a cached lift's entry stays the caller's) or
+// moved straight into the pooled work stack: no intermediate stack.
+BlockEffect Lifter::lift_block(const cfg::Graph& graph, cfg::BlockId id, const Stack& entry, std::size_t first,
                                std::size_t end) {
   State s{*this, code_, row_, graph.instructions(id).subspan(first, end - first)};
   PooledStack work(s.stack);
   // Items are big and moved on every regrowth: room for the deepest stack
   // the compiler computed, once (a bad co_stacksize only costs a regrowth).
-  s.stack.reserve(stack.size() + stack_room());
-  s.stack.insert(s.stack.end(), std::make_move_iterator(stack.begin()), std::make_move_iterator(stack.end()));
+  s.stack.reserve(entry.size() + stack_room());
+  s.stack.insert(s.stack.end(), entry.begin(), entry.end());
+  return lift_instructions(s);
+}
+
+BlockEffect Lifter::lift_block(const cfg::Graph& graph, cfg::BlockId id, Stack&& entry, std::size_t first,
+                               std::size_t end) {
+  State s{*this, code_, row_, graph.instructions(id).subspan(first, end - first)};
+  PooledStack work(s.stack);
+  s.stack.reserve(entry.size() + stack_room());
+  s.stack.insert(s.stack.end(), std::make_move_iterator(entry.begin()), std::make_move_iterator(entry.end()));
+  return lift_instructions(s);
+}
+
+BlockEffect Lifter::lift_instructions(State& s) {
   const auto& handlers = handlers_by_op();  // (a guarded static: looked up once per block)
   for (s.pos = 0; s.pos < s.ins.size(); ++s.pos) {
     if (terminate(s)) continue;

@@ -166,8 +166,11 @@ class Lifter {
     std::optional<Error> error;
   };
   static constexpr std::size_t kCachedLifts = 16;
-  BlockEffect lift_block(const cfg::Graph& graph, cfg::BlockId id, Stack stack, std::size_t first,
+  BlockEffect lift_block(const cfg::Graph& graph, cfg::BlockId id, const Stack& entry, std::size_t first,
                          std::size_t end);
+  BlockEffect lift_block(const cfg::Graph& graph, cfg::BlockId id, Stack&& entry, std::size_t first,
+                         std::size_t end);
+  BlockEffect lift_instructions(State& s);
   void remember(CachedLift entry);
   // The lift of a stack of immutable items, from the cache or made (and kept when it may be).
   std::shared_ptr<BlockEffect> cached_effect(const cfg::Graph& graph, cfg::BlockId id, const Stack& stack);
