@@ -48,6 +48,9 @@ GraphBuilder::GraphBuilder(const DecodedCode& code)
   table_.clear();
   if (code.traits == nullptr) throw Error(ErrorKind::Decode, "cfg: decoded code has no version");
   graph_.code_ = &code;
+  graph_.blocks_ = SpareVectors<Block>::take();
+  graph_.edges_ = SpareVectors<Edge>::take();
+  graph_.pred_edges_ = SpareVectors<std::uint32_t>::take();
   const auto& ins = code.instructions;
   const std::size_t units = ins.empty() ? 0 : ins.back().end_offset / 2;
   if (units_.size() < units) units_.resize(units);  // never shrunk: see UnitSlot

@@ -245,6 +245,7 @@ struct DominatorBuilder {
     t.starts_[0] = 0;
     for (std::size_t k = 0; k < DominatorTree::kParts; ++k)
       t.starts_[k + 1] = t.starts_[k] + static_cast<std::uint32_t>(sizes[k]);
+    t.ids_ = SpareVectors<BlockId>::take();
     t.ids_.resize(t.starts_[DominatorTree::kParts]);
   }
 

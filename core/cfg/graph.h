@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "decode/instruction.h"
+#include "decode/spare.h"
 
 namespace unveil::cfg {
 
@@ -130,6 +131,12 @@ class Graph {
   Graph& operator=(Graph&&) noexcept = default;
   Graph(const Graph&) = delete;
   Graph& operator=(const Graph&) = delete;
+  // The storage goes to the next graph of this thread (see decode/spare.h).
+  ~Graph() {
+    SpareVectors<Block>::give(blocks_);
+    SpareVectors<Edge>::give(edges_);
+    SpareVectors<std::uint32_t>::give(pred_edges_);
+  }
 
   // The code the graph was built from. Not owned: it must outlive the graph
   // and stay where it is (the graph keeps its address).
