@@ -54,7 +54,12 @@ GraphBuilder::GraphBuilder(const DecodedCode& code)
   const auto& ins = code.instructions;
   const std::size_t units = ins.empty() ? 0 : ins.back().end_offset / 2;
   if (units_.size() < units) units_.resize(units);  // never shrunk: see UnitSlot
+}
+
+void GraphBuilder::index_instructions() const {
+  const auto& ins = code_.instructions;
   for (std::uint32_t i = 0; i < ins.size(); ++i) units_[ins[i].offset / 2].instruction = i;
+  instructions_indexed_ = true;
 }
 
 Graph GraphBuilder::build() {
@@ -80,6 +85,7 @@ std::string GraphBuilder::describe(const Instruction& ins) const {
 
 std::size_t GraphBuilder::instruction_at(std::uint32_t offset) const {
   const auto& ins = code_.instructions;
+  if (!instructions_indexed_) index_instructions();
   const std::size_t unit = offset / 2;
   if (unit < units_.size()) {
     const std::uint32_t i = units_[unit].instruction;
@@ -140,7 +146,9 @@ void GraphBuilder::split_blocks() {
   for (std::size_t i = 0; i < ins.size(); ++i) {
     const Instruction& in = ins[i];
     if (in.opcode == ext) continue;
-    const FlowInfo& f = flow(in);
+    const FlowInfo f = flow(in);
+    // Most instructions: no jump, no block boundary after them.
+    if (f.flow == Flow::Normal && f.action != BlockAction::PopBlock && !in.jump_target) continue;
     if (transfers_to_target(f.flow)) {
       if (!in.jump_target) {
         throw Error(ErrorKind::Decode, "cfg: " + describe(in) + " has no jump target", in.offset);

@@ -152,9 +152,15 @@ class Graph {
   std::optional<BlockId> block_at(std::uint32_t offset) const;
   // The block holding the code unit at `offset` (opcode, prefix or cache).
   std::optional<BlockId> block_containing(std::uint32_t offset) const;
-  // The block's instructions, EXTENDED_ARG prefixes included.
-  std::span<const Instruction> instructions(BlockId id) const;
-  const Instruction& last_instruction(BlockId id) const;
+  // The block's instructions, EXTENDED_ARG prefixes included. (Inline: lift
+  // asks for them per block it visits.)
+  std::span<const Instruction> instructions(BlockId id) const {
+    const Block& b = blocks_.at(id);
+    return std::span<const Instruction>(code_->instructions.data() + b.first, b.size());
+  }
+  const Instruction& last_instruction(BlockId id) const {
+    return code_->instructions.at(blocks_.at(id).last);
+  }
 
   // Calls f(const Edge&) for each successor / predecessor edge `filter` accepts.
   template <class F>
