@@ -32,7 +32,7 @@ struct Scratch {
   std::vector<ExceptionTableEntry> table;
   std::vector<GraphBuilder::UnitSlot> units;
   std::vector<std::uint64_t> leader;  // a bit per instruction: a block starts there
-  std::vector<std::uint32_t> pred_count, start, fill;
+  std::vector<std::uint32_t> start, fill;
   std::vector<BlockId> stack;
 };
 
@@ -229,12 +229,13 @@ void GraphBuilder::finish() {
   auto& edges = graph_.edges_;
   const bool table = code_.traits->has_exception_table();
   Scratch& s = scratch();
-  std::vector<std::uint32_t>& pred_count = s.pred_count;
-  pred_count.assign(blocks.size() + 1, 0);
+  // Predecessor counts, at start[to + 1] until summed into where each list starts.
+  std::vector<std::uint32_t>& start = s.start;
+  start.assign(blocks.size() + 1, 0);
   edges.reserve(blocks.size() * 3);  // at most a fall-through, a target and a handler each
   auto add = [&](BlockId from, BlockId to, EdgeKind kind) {
     edges.push_back(Edge{from, to, kind});
-    ++pred_count[to];
+    ++start[to + 1];
   };
   for (Block& b : blocks) {
     const PendingSuccessors& p = pending_[b.id];
@@ -248,16 +249,14 @@ void GraphBuilder::finish() {
     b.succs = IndexRange{first, static_cast<std::uint32_t>(edges.size())};
   }
   // Predecessor lists: counted, then filled in edge order (so each ascends).
-  std::vector<std::uint32_t>& start = s.start;
-  start.assign(blocks.size() + 1, 0);
-  for (std::size_t i = 0; i < blocks.size(); ++i) start[i + 1] = start[i] + pred_count[i];
+  for (std::size_t i = 0; i < blocks.size(); ++i) start[i + 1] += start[i];
   auto& preds = graph_.pred_edges_;
   preds.assign(edges.size(), 0);
   std::vector<std::uint32_t>& fill = s.fill;
   fill.assign(start.begin(), start.end() - 1);
   for (std::uint32_t e = 0; e < edges.size(); ++e) preds[fill[edges[e].to]++] = e;
   for (std::size_t i = 0; i < blocks.size(); ++i)
-    blocks[i].preds = std::span<const std::uint32_t>(preds.data() + start[i], pred_count[i]);
+    blocks[i].preds = std::span<const std::uint32_t>(preds.data() + start[i], start[i + 1] - start[i]);
 
   // The block-stack pass has marked what it reached; the table needs a search.
   if (table) {

@@ -246,7 +246,9 @@ struct DominatorBuilder {
     for (std::size_t k = 0; k < DominatorTree::kParts; ++k)
       t.starts_[k + 1] = t.starts_[k] + static_cast<std::uint32_t>(sizes[k]);
     t.ids_ = SpareVectors<BlockId>::take();
-    t.ids_.resize(t.starts_[DominatorTree::kParts]);
+    // (assign, not resize: into storage already there it is a plain fill,
+    // where resize takes its general append path.)
+    t.ids_.assign(t.starts_[DominatorTree::kParts], 0);
   }
 
   // The dominator tree of a graph of one block (a function without jumps or
