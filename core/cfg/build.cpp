@@ -32,7 +32,7 @@ struct Scratch {
   std::vector<ExceptionTableEntry> table;
   std::vector<GraphBuilder::UnitSlot> units;
   std::vector<std::uint64_t> leader;  // a bit per instruction: a block starts there
-  std::vector<std::uint32_t> pred_count, start, fill;
+  std::vector<std::uint32_t> start, fill;
   std::vector<BlockId> stack;
 };
 
@@ -48,10 +48,18 @@ GraphBuilder::GraphBuilder(const DecodedCode& code)
   table_.clear();
   if (code.traits == nullptr) throw Error(ErrorKind::Decode, "cfg: decoded code has no version");
   graph_.code_ = &code;
+  graph_.blocks_ = SpareVectors<Block>::take();
+  graph_.edges_ = SpareVectors<Edge>::take();
+  graph_.pred_edges_ = SpareVectors<std::uint32_t>::take();
   const auto& ins = code.instructions;
   const std::size_t units = ins.empty() ? 0 : ins.back().end_offset / 2;
   if (units_.size() < units) units_.resize(units);  // never shrunk: see UnitSlot
+}
+
+void GraphBuilder::index_instructions() const {
+  const auto& ins = code_.instructions;
   for (std::uint32_t i = 0; i < ins.size(); ++i) units_[ins[i].offset / 2].instruction = i;
+  instructions_indexed_ = true;
 }
 
 Graph GraphBuilder::build() {
@@ -77,6 +85,7 @@ std::string GraphBuilder::describe(const Instruction& ins) const {
 
 std::size_t GraphBuilder::instruction_at(std::uint32_t offset) const {
   const auto& ins = code_.instructions;
+  if (!instructions_indexed_) index_instructions();
   const std::size_t unit = offset / 2;
   if (unit < units_.size()) {
     const std::uint32_t i = units_[unit].instruction;
@@ -137,7 +146,9 @@ void GraphBuilder::split_blocks() {
   for (std::size_t i = 0; i < ins.size(); ++i) {
     const Instruction& in = ins[i];
     if (in.opcode == ext) continue;
-    const FlowInfo& f = flow(in);
+    const FlowInfo f = flow(in);
+    // Most instructions: no jump, no block boundary after them.
+    if (f.flow == Flow::Normal && f.action != BlockAction::PopBlock && !in.jump_target) continue;
     if (transfers_to_target(f.flow)) {
       if (!in.jump_target) {
         throw Error(ErrorKind::Decode, "cfg: " + describe(in) + " has no jump target", in.offset);
@@ -218,12 +229,13 @@ void GraphBuilder::finish() {
   auto& edges = graph_.edges_;
   const bool table = code_.traits->has_exception_table();
   Scratch& s = scratch();
-  std::vector<std::uint32_t>& pred_count = s.pred_count;
-  pred_count.assign(blocks.size() + 1, 0);
+  // Predecessor counts, at start[to + 1] until summed into where each list starts.
+  std::vector<std::uint32_t>& start = s.start;
+  start.assign(blocks.size() + 1, 0);
   edges.reserve(blocks.size() * 3);  // at most a fall-through, a target and a handler each
   auto add = [&](BlockId from, BlockId to, EdgeKind kind) {
     edges.push_back(Edge{from, to, kind});
-    ++pred_count[to];
+    ++start[to + 1];
   };
   for (Block& b : blocks) {
     const PendingSuccessors& p = pending_[b.id];
@@ -237,16 +249,14 @@ void GraphBuilder::finish() {
     b.succs = IndexRange{first, static_cast<std::uint32_t>(edges.size())};
   }
   // Predecessor lists: counted, then filled in edge order (so each ascends).
-  std::vector<std::uint32_t>& start = s.start;
-  start.assign(blocks.size() + 1, 0);
-  for (std::size_t i = 0; i < blocks.size(); ++i) start[i + 1] = start[i] + pred_count[i];
+  for (std::size_t i = 0; i < blocks.size(); ++i) start[i + 1] += start[i];
   auto& preds = graph_.pred_edges_;
   preds.assign(edges.size(), 0);
   std::vector<std::uint32_t>& fill = s.fill;
   fill.assign(start.begin(), start.end() - 1);
   for (std::uint32_t e = 0; e < edges.size(); ++e) preds[fill[edges[e].to]++] = e;
   for (std::size_t i = 0; i < blocks.size(); ++i)
-    blocks[i].preds = std::span<const std::uint32_t>(preds.data() + start[i], pred_count[i]);
+    blocks[i].preds = std::span<const std::uint32_t>(preds.data() + start[i], start[i + 1] - start[i]);
 
   // The block-stack pass has marked what it reached; the table needs a search.
   if (table) {

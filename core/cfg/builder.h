@@ -52,6 +52,9 @@ class GraphBuilder {
   std::string describe(const Instruction& ins) const;
   // Index of the instruction whose opcode is at `offset`, or instructions.size().
   std::size_t instruction_at(std::uint32_t offset) const;
+  // Writes UnitSlot::instruction for every instruction: on the first
+  // instruction_at, as code without jumps or handlers (half of all) never asks.
+  void index_instructions() const;
   // Index of the first non-EXTENDED_ARG instruction whose opcode is at or
   // after `offset` (instructions.size() if none).
   std::size_t instruction_at_or_after(std::uint32_t offset) const;
@@ -73,6 +76,7 @@ class GraphBuilder {
   // only jumps sit in (normalise_exception_table).
   std::vector<ExceptionTableEntry>& table_;
   std::vector<UnitSlot>& units_;
+  mutable bool instructions_indexed_ = false;
 };
 
 }  // namespace unveil::cfg

@@ -245,7 +245,10 @@ struct DominatorBuilder {
     t.starts_[0] = 0;
     for (std::size_t k = 0; k < DominatorTree::kParts; ++k)
       t.starts_[k + 1] = t.starts_[k] + static_cast<std::uint32_t>(sizes[k]);
-    t.ids_.resize(t.starts_[DominatorTree::kParts]);
+    t.ids_ = SpareVectors<BlockId>::take();
+    // (assign, not resize: into storage already there it is a plain fill,
+    // where resize takes its general append path.)
+    t.ids_.assign(t.starts_[DominatorTree::kParts], 0);
   }
 
   // The dominator tree of a graph of one block (a function without jumps or

@@ -17,6 +17,14 @@ std::vector<BlockId> reverse_post_order(const Graph& graph, EdgeFilter filter = 
 
 class DominatorTree {
  public:
+  DominatorTree() = default;
+  DominatorTree(const DominatorTree&) = default;
+  DominatorTree(DominatorTree&&) noexcept = default;
+  DominatorTree& operator=(const DominatorTree&) = default;
+  DominatorTree& operator=(DominatorTree&&) noexcept = default;
+  // The storage goes to the next tree of this thread (see decode/spare.h).
+  ~DominatorTree() { SpareVectors<BlockId>::give(ids_); }
+
   // a dominates b: every path from the entry to b (along `filter`'s edges)
   // passes through a. Blocks unreachable along those edges are not in the tree.
   static DominatorTree dominators(const Graph& graph, EdgeFilter filter = EdgeFilter::all());

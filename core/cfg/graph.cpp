@@ -32,13 +32,4 @@ std::optional<BlockId> Graph::block_containing(std::uint32_t offset) const {
   return it->id;
 }
 
-std::span<const Instruction> Graph::instructions(BlockId id) const {
-  const Block& b = blocks_.at(id);
-  return std::span<const Instruction>(code_->instructions).subspan(b.first, b.size());
-}
-
-const Instruction& Graph::last_instruction(BlockId id) const {
-  return code_->instructions.at(blocks_.at(id).last);
-}
-
 }  // namespace unveil::cfg

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "decode/instruction.h"
+#include "decode/spare.h"
 
 namespace unveil::cfg {
 
@@ -130,6 +131,12 @@ class Graph {
   Graph& operator=(Graph&&) noexcept = default;
   Graph(const Graph&) = delete;
   Graph& operator=(const Graph&) = delete;
+  // The storage goes to the next graph of this thread (see decode/spare.h).
+  ~Graph() {
+    SpareVectors<Block>::give(blocks_);
+    SpareVectors<Edge>::give(edges_);
+    SpareVectors<std::uint32_t>::give(pred_edges_);
+  }
 
   // The code the graph was built from. Not owned: it must outlive the graph
   // and stay where it is (the graph keeps its address).
@@ -145,9 +152,15 @@ class Graph {
   std::optional<BlockId> block_at(std::uint32_t offset) const;
   // The block holding the code unit at `offset` (opcode, prefix or cache).
   std::optional<BlockId> block_containing(std::uint32_t offset) const;
-  // The block's instructions, EXTENDED_ARG prefixes included.
-  std::span<const Instruction> instructions(BlockId id) const;
-  const Instruction& last_instruction(BlockId id) const;
+  // The block's instructions, EXTENDED_ARG prefixes included. (Inline: lift
+  // asks for them per block it visits.)
+  std::span<const Instruction> instructions(BlockId id) const {
+    const Block& b = blocks_.at(id);
+    return std::span<const Instruction>(code_->instructions.data() + b.first, b.size());
+  }
+  const Instruction& last_instruction(BlockId id) const {
+    return code_->instructions.at(blocks_.at(id).last);
+  }
 
   // Calls f(const Edge&) for each successor / predecessor edge `filter` accepts.
   template <class F>

@@ -154,8 +154,6 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
 
   // Back edges and, per header, its latches (a run of `back` once sorted).
   Scratch& s = scratch();
-  std::vector<bool>& is_back = s.is_back;
-  is_back.assign(graph.edges().size(), false);
   std::vector<std::pair<BlockId, BlockId>>& back = s.back;
   back.clear();
   // Whether some other edge goes up in block order: without one the rest of
@@ -165,7 +163,6 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
     const Edge& edge = graph.edges()[e];
     if (!f.filter_.accepts(edge.kind) || !dom.contains(edge.from)) continue;
     if (dom.dominates(edge.to, edge.from)) {
-      is_back[e] = true;
       f.back_edges_.push_back(e);
       back.emplace_back(edge.to, edge.from);
     } else if (edge.to <= edge.from) {
@@ -269,6 +266,10 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
 
   // What is still cyclic without the back edges has no dominating header.
   if (!upward) return f;
+  // (Marked only here: most graphs have no upward edge that is not a back edge.)
+  std::vector<bool>& is_back = s.is_back;
+  is_back.assign(graph.edges().size(), false);
+  for (std::uint32_t e : f.back_edges_) is_back[e] = true;
   for (auto& component : cyclic_components(graph, dom, is_back)) {
     IrreducibleRegion region;
     std::sort(component.begin(), component.end());

@@ -10,6 +10,7 @@
 //
 // ≤3.10 code gets the same checks from the block-stack dataflow in
 // exception_regions.cpp, which needs the depths anyway to place handlers.
+#include <array>
 #include <limits>
 #include <string>
 #include <vector>
@@ -29,6 +30,10 @@ std::string values(std::int64_t n) {
   return std::to_string(n) + (n == 1 ? " value" : " values");
 }
 
+// The rows of a version the table does not cover: none is known, so the
+// first instruction checked fails (no test per instruction for a missing table).
+constexpr std::array<TableRow, kOpCount> kNoRows{};
+
 // The working arrays of one check, kept for the next (every graph is
 // checked, most of a few blocks: allocating them cost more than filling them).
 // No check starts inside another.
@@ -45,9 +50,11 @@ class StackDepthCheck {
         graph_(builder.graph()),
         ins_(builder.code_.instructions),
         rows_(table_rows(builder.code_.traits->minor)),
+        ext_(builder.code_.traits->extended_arg),
         depth_(scratch.depth),
         from_(scratch.from),
         work_(scratch.work) {
+    if (rows_ == nullptr) rows_ = kNoRows.data();
     depth_.assign(graph_.size(), -1);
     from_.assign(graph_.size(), 0);
     work_.clear();
@@ -68,13 +75,27 @@ class StackDepthCheck {
   }
 
   TableStackEffect effect(const Instruction& in) const {
-    const TableRow* row = rows_ ? &rows_[static_cast<std::size_t>(in.op())] : nullptr;
-    if (!row || !row->known) {
+    const TableRow& row = rows_[static_cast<std::size_t>(in.op())];
+    if (!row.known) [[unlikely]] {
       fail("no stack effect is known for " + b_.describe(in) +
                " (specialized and instrumented opcodes cannot appear in co_code)",
            in.offset);
     }
-    return row->of(in.arg);
+    return row.of(in.arg);
+  }
+
+  // `in` pops more than the stack holds, or runs below its handler's depth.
+  [[noreturn]] void fail_inside(const Instruction& in, std::int64_t depth, std::int64_t popped,
+                                const Handler* handler) const {
+    if (depth < popped) {
+      fail("stack underflow: " + b_.describe(in) + " needs " + values(popped) +
+               " on the stack, which holds " + std::to_string(depth),
+           in.offset);
+    }
+    fail(b_.describe(in) + " runs with " + values(depth) + " on the stack, under the depth " +
+             std::to_string(handler->depth) + " its exception handler at " +
+             std::to_string(graph_.block(handler->block).begin) + " unwinds to",
+         in.offset);
   }
 
   // The first path into a block fixes its depth; every other must agree.
@@ -95,28 +116,24 @@ class StackDepthCheck {
   }
 
   void visit(BlockId id) {
-    const Block& block = graph_.block(id);
-    const std::optional<Handler>& handler = block.handler;
+    const Block& block = graph_.blocks()[id];
+    const Handler* handler = block.handler ? &*block.handler : nullptr;
+    // What every instruction needs under it: what it pops, and the handler's depth.
+    const std::int64_t floor =
+        handler ? std::int64_t{handler->depth} : std::numeric_limits<std::int64_t>::min();
     std::int64_t depth = depth_[id];
     TableStackEffect last{};
-    const std::uint8_t ext = b_.code_.traits->extended_arg;
     for (std::uint32_t i = block.first; i <= block.last; ++i) {
       const Instruction& in = ins_[i];
-      if (in.opcode == ext) continue;  // a prefix, part of the next instruction
+      if (in.opcode == ext_) continue;  // a prefix, part of the next instruction
       last = effect(in);
-      if (depth < last.popped) {
-        fail("stack underflow: " + b_.describe(in) + " needs " + values(last.popped) +
-                 " on the stack, which holds " + std::to_string(depth),
-             in.offset);
+      if (depth < last.popped || depth < floor) [[unlikely]] {
+        fail_inside(in, depth, last.popped, handler);
       }
-      if (handler && depth < handler->depth) {
-        fail(b_.describe(in) + " runs with " + values(depth) + " on the stack, under the depth " +
-                 std::to_string(handler->depth) + " its exception handler at " +
-                 std::to_string(graph_.block(handler->block).begin) + " unwinds to",
-             in.offset);
+      if (i != block.last) depth += last.pushed - last.popped;  // the last's depends on the edge
+      if (depth > kMaxDepth) [[unlikely]] {
+        fail("stack depth overflow after " + b_.describe(in), in.offset);
       }
-      if (i != block.last) depth += last.pushed - last.popped;
-      if (depth > kMaxDepth) fail("stack depth overflow after " + b_.describe(in), in.offset);
     }
 
     const Instruction& end = ins_[block.last];
@@ -126,7 +143,7 @@ class StackDepthCheck {
       fail("stack depth overflow after " + b_.describe(end), end.offset);
     }
     for (std::uint32_t e : block.succs) {
-      const Edge& edge = graph_.edge(e);
+      const Edge& edge = graph_.edges()[e];
       switch (edge.kind) {
         case EdgeKind::FallThrough: reach(edge.to, fall, end.offset); break;
         case EdgeKind::Jump:
@@ -142,7 +159,8 @@ class StackDepthCheck {
   const GraphBuilder& b_;
   const Graph& graph_;
   const std::vector<Instruction>& ins_;
-  const TableRow* rows_;  // by Op, of this version; null if the table has none
+  const TableRow* rows_;  // by Op, of this version (kNoRows if the table has none)
+  std::uint8_t ext_;
   std::vector<std::int64_t>& depth_;  // -1: not reached yet
   std::vector<std::uint32_t>& from_;  // the offset the first path came from
   std::vector<BlockId>& work_;

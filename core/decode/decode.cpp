@@ -30,17 +30,20 @@ std::string describe(const Instruction& ins) {
 
 // Splits co_code into instructions, folding EXTENDED_ARG prefixes into the
 // oparg and stepping over inline caches. Jump targets are resolved later,
-// once every instruction boundary is known.
+// once every instruction boundary is known: `starts` gets a bit per code unit
+// where one may land (an instruction's first EXTENDED_ARG, or the instruction).
 std::vector<Instruction> split_instructions(const std::string& bytes,
-                                            const VersionTraits& version) {
+                                            const VersionTraits& version,
+                                            std::vector<std::uint64_t>& starts) {
   const std::size_t size = bytes.size();
   // Count first: from 3.11 on, caches make size / 2 several times too many,
   // and a large allocation costs more than this pass.
   std::size_t count = 0;
   for (std::size_t offset = 0; offset < size; ++count)
     offset += 2 + 2 * std::size_t{version.op(static_cast<std::uint8_t>(bytes[offset])).caches};
-  std::vector<Instruction> out;
+  std::vector<Instruction> out = SpareVectors<Instruction>::take();
   out.reserve(count);
+  starts.assign(size / 128 + 1, 0);
   std::uint32_t extended = 0;  // oparg bits accumulated by the preceding prefixes
   int prefixes = 0;
   std::uint32_t prefix_start = 0;
@@ -61,6 +64,7 @@ std::vector<Instruction> split_instructions(const std::string& bytes,
     // As in dis, a prefix's own start is itself; the prefixed instruction starts at the first.
     const bool is_prefix = opcode == version.extended_arg;
     ins.start_offset = prefixes > 0 && !is_prefix ? prefix_start : ins.offset;
+    if (prefixes == 0) starts[offset / 128] |= std::uint64_t{1} << (offset / 2 % 64);
     const std::size_t end = offset + 2 + 2 * std::size_t{info.caches};
     if (end > size) {
       throw Error(ErrorKind::Decode,
@@ -107,14 +111,18 @@ void unit_owners(const std::vector<Instruction>& instructions, std::size_t size,
   }
 }
 
-// unit_owners()'s storage, per thread. (No decode starts inside another.)
-struct OwnersScratch {
-  std::vector<std::uint32_t> owners;
+// split_instructions()'s start bits, per thread. (No decode starts inside another.)
+struct StartsScratch {
+  std::vector<std::uint64_t> starts;
 };
 
-// Why `target` (inside the code) is not where an instruction starts, or "".
+// Why `target` (inside the code, even) is not where an instruction starts, or "".
 std::string misplaced_target(std::uint32_t target, const std::vector<Instruction>& instructions,
-                             const std::vector<std::uint32_t>& owners) {
+                             const std::vector<std::uint64_t>& starts, std::uint8_t extended_arg) {
+  if ((starts[target / 128] >> (target / 2 % 64)) & 1) return {};
+  // Only bad input gets here: find the instruction the unit belongs to.
+  std::vector<std::uint32_t> owners;
+  unit_owners(instructions, instructions.back().end_offset, extended_arg, owners);
   const Instruction& owner = instructions[owners[target / 2]];
   if (target == owner.start_offset) return {};
   const std::string head = "target " + std::to_string(target) + " is ";
@@ -123,14 +131,13 @@ std::string misplaced_target(std::uint32_t target, const std::vector<Instruction
          std::to_string(owner.start_offset);
 }
 
-// `owners` is unit_owners(), computed on first need and shared with check_handlers.
+// `starts` is split_instructions()'s.
 void resolve_jumps(std::vector<Instruction>& instructions, std::size_t size,
-                   const VersionTraits& version, std::vector<std::uint32_t>& owners) {
+                   const VersionTraits& version, const std::vector<std::uint64_t>& starts) {
   if (std::none_of(instructions.begin(), instructions.end(),
                    [](const Instruction& ins) { return ins.info->jump != JumpKind::None; })) {
     return;
   }
-  if (owners.empty()) unit_owners(instructions, size, version.extended_arg, owners);
   for (Instruction& ins : instructions) {
     const std::int64_t distance = std::int64_t{ins.arg} * version.jump_unit;
     std::int64_t target = 0;
@@ -153,7 +160,7 @@ void resolve_jumps(std::vector<Instruction>& instructions, std::size_t size,
                       " is an odd offset",
                   ins.offset);
     }
-    if (std::string why = misplaced_target(at, instructions, owners); !why.empty()) {
+    if (std::string why = misplaced_target(at, instructions, starts, version.extended_arg); !why.empty()) {
       throw Error(ErrorKind::Decode, "jump into the middle of an instruction: " + why,
                   ins.offset);
     }
@@ -163,16 +170,16 @@ void resolve_jumps(std::vector<Instruction>& instructions, std::size_t size,
 
 // Handlers must start an instruction, as the CFG builder splits blocks there.
 void check_handlers(const DecodedCode& out, std::size_t size,
-                    std::vector<std::uint32_t>& owners) {
+                    const std::vector<std::uint64_t>& starts) {
   if (out.exception_table.empty()) return;
-  if (owners.empty()) unit_owners(out.instructions, size, out.traits->extended_arg, owners);
   for (const ExceptionTableEntry& entry : out.exception_table) {
     if (entry.target >= size || entry.target % 2 != 0) {
       throw Error(ErrorKind::Decode,
                   "exception handler target " + std::to_string(entry.target) +
                       " outside the code (0.." + std::to_string(size) + ")");
     }
-    if (std::string why = misplaced_target(entry.target, out.instructions, owners);
+    if (std::string why = misplaced_target(entry.target, out.instructions, starts,
+                                              out.traits->extended_arg);
         !why.empty()) {
       throw Error(ErrorKind::Decode,
                   "exception handler in the middle of an instruction: " + why, entry.target);
@@ -199,14 +206,13 @@ DecodedCode decode(std::shared_ptr<const CodeObject> code, const VersionTraits& 
 
   DecodedCode out;
   out.traits = &version;
-  out.instructions = split_instructions(bytes, version);
-  // Storage kept between decodes (most code has jumps: an allocation each); empty = not computed yet.
-  std::vector<std::uint32_t>& owners = per_thread<OwnersScratch>().owners;
-  owners.clear();
-  resolve_jumps(out.instructions, size, version, owners);
+  // Kept between decodes: most code has jumps, and this was an allocation each.
+  std::vector<std::uint64_t>& starts = per_thread<StartsScratch>().starts;
+  out.instructions = split_instructions(bytes, version, starts);
+  resolve_jumps(out.instructions, size, version, starts);
   if (version.has_exception_table()) {
     out.exception_table = decode_exception_table(code->exceptiontable, size);
-    check_handlers(out, size, owners);
+    check_handlers(out, size, starts);
   }
   if (parts.lines) out.lines = decode_lines(*code, version);
   if (parts.positions) out.positions = decode_positions(*code, version);

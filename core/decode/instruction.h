@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "decode/spare.h"
 #include "opcodes/version.h"
 #include "read/code_object.h"
 
@@ -55,6 +56,14 @@ struct Position {
 };
 
 struct DecodedCode {
+  DecodedCode() = default;
+  DecodedCode(const DecodedCode&) = default;
+  DecodedCode(DecodedCode&&) noexcept = default;
+  DecodedCode& operator=(const DecodedCode&) = default;
+  DecodedCode& operator=(DecodedCode&&) noexcept = default;
+  // The instructions' storage goes to the next decode of this thread (see spare.h).
+  ~DecodedCode() { SpareVectors<Instruction>::give(instructions); }
+
   std::shared_ptr<const CodeObject> code;
   const VersionTraits* traits = nullptr;
   std::vector<Instruction> instructions;
