@@ -82,10 +82,18 @@ NodeArena::~NodeArena() {
 }
 
 void NodeArena::reset() noexcept {
-  for (Chunk& c : chunks_) ChunkPool::give(c.bytes, c.size);
-  chunks_.clear();  // (frees the chunks the pool did not keep; the list keeps its room)
-  next_ = end_ = nullptr;
-  chunk_size_ = kFirstChunk;
+  // The first chunk stays (every call takes one), the others go back to the
+  // pool; the arena then grows as a new one that has made its first chunk.
+  for (std::size_t k = 1; k < chunks_.size(); ++k) ChunkPool::give(chunks_[k].bytes, chunks_[k].size);
+  chunks_.resize(std::min<std::size_t>(chunks_.size(), 1));  // (frees what the pool did not keep)
+  if (chunks_.empty()) {
+    next_ = end_ = nullptr;
+    chunk_size_ = kFirstChunk;
+  } else {
+    next_ = chunks_[0].bytes.get();
+    end_ = next_ + chunks_[0].size;
+    chunk_size_ = std::min(kFirstChunk * 2, kLastChunk);
+  }
   for (FreeList& list : free_) list = FreeList{};
   open_ = true;
   open_nodes_ = 0;
