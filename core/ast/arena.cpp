@@ -32,6 +32,19 @@ class ChunkPool {
     list->pop_back();
     return chunk;
   }
+  // An arena left by an earlier scope of this thread, emptied, or nullptr.
+  static NodeArena* take_arena() noexcept {
+    if (gone_) return nullptr;
+    return pool().spare_.release();
+  }
+  // Keeps the emptied `arena` for the next scope; false when one is kept already.
+  static bool keep_arena(NodeArena* arena) noexcept {
+    if (gone_) return false;
+    auto& spare = pool().spare_;
+    if (spare) return false;
+    spare.reset(arena);
+    return true;
+  }
   // Keeps `chunk` when there is room for it (else it is freed by the caller).
   static void give(std::unique_ptr<std::byte[]>& chunk, std::size_t size) noexcept {
     if (gone_) return;  // this thread is exiting
@@ -56,6 +69,8 @@ class ChunkPool {
   // Read after the pool itself is destroyed (an arena freed late in thread exit).
   static thread_local bool gone_ UNVEIL_FAST_TLS;
   std::array<std::vector<std::unique_ptr<std::byte[]>>, std::countr_zero(kLastChunk / kFirstChunk) + 1> lists_;
+  // (Every call makes an arena: reusing one saves its malloc and its chunk list's.)
+  std::unique_ptr<NodeArena> spare_;
 };
 
 thread_local bool ChunkPool::gone_ UNVEIL_FAST_TLS = false;
@@ -64,6 +79,25 @@ thread_local bool ChunkPool::gone_ UNVEIL_FAST_TLS = false;
 
 NodeArena::~NodeArena() {
   for (Chunk& c : chunks_) ChunkPool::give(c.bytes, c.size);
+}
+
+void NodeArena::reset() noexcept {
+  // The first chunk stays (every call takes one), the others go back to the
+  // pool; the arena then grows as a new one that has made its first chunk.
+  for (std::size_t k = 1; k < chunks_.size(); ++k) ChunkPool::give(chunks_[k].bytes, chunks_[k].size);
+  chunks_.resize(std::min<std::size_t>(chunks_.size(), 1));  // (frees what the pool did not keep)
+  if (chunks_.empty()) {
+    next_ = end_ = nullptr;
+    chunk_size_ = kFirstChunk;
+  } else {
+    next_ = chunks_[0].bytes.get();
+    end_ = next_ + chunks_[0].size;
+    chunk_size_ = std::min(kFirstChunk * 2, kLastChunk);
+  }
+  for (FreeList& list : free_) list = FreeList{};
+  open_ = true;
+  open_nodes_ = 0;
+  refs_.store(1, std::memory_order_relaxed);
 }
 
 std::byte* NodeArena::grow(std::size_t bytes, std::size_t align) {
@@ -91,13 +125,22 @@ void NodeArena::recycle(void* p, std::size_t bytes) noexcept {
 }
 
 NodeArenaScope::NodeArenaScope(bool use_arena) : previous_(NodeArena::current_) {
-  if (use_arena) arena_ = std::make_unique<NodeArena>().release();  // owned by its count from here
+  if (use_arena) {
+    arena_ = ChunkPool::take_arena();
+    if (!arena_) arena_ = std::make_unique<NodeArena>().release();  // owned by its count from here
+  }
   NodeArena::current_ = arena_;
 }
 
 NodeArenaScope::~NodeArenaScope() {
   NodeArena::current_ = previous_;
   if (arena_) {
+    // No node outlives the scope (the usual end of a call): nothing else can
+    // reach the arena, so the next scope of this thread may have it.
+    if (arena_->open_nodes_ == 0) {
+      arena_->reset();
+      if (ChunkPool::keep_arena(arena_)) return;
+    }
     arena_->open_ = false;
     arena_->refs_.fetch_add(arena_->open_nodes_, std::memory_order_relaxed);  // the nodes that outlive it
     arena_->release();

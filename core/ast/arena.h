@@ -85,6 +85,8 @@ class NodeArena {
   };
   static constexpr std::size_t kFreeLists = 4;
   void recycle(void* p, std::size_t bytes) noexcept;
+  // Back to the state of a new arena (its chunks returned), for reuse.
+  void reset() noexcept;
   // (Alignments are powers of two: a mask, not a division per node.)
   static std::byte* aligned(std::byte* p, std::size_t align) noexcept {
     auto a = reinterpret_cast<std::uintptr_t>(p);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <type_traits>
@@ -195,16 +197,75 @@ class DefaultNames {
 
 // --- the unparser ------------------------------------------------------------
 
+// The text being printed. Most tokens are a few bytes (a bracket, a name),
+// and std::string::append was a call and a memcpy call for each: the buffer
+// is kept at its full size and written up to a length of its own instead.
+class Output {
+ public:
+  Output() { buf_.resize(buf_.capacity()); }
+  // (Sized as it fills, since a resize writes every byte it adds.)
+  explicit Output(std::size_t reserve) {
+    buf_.reserve(reserve);
+    buf_.resize(64);
+  }
+
+  bool empty() const { return len_ == 0; }
+  void push_back(char c) {
+    if (len_ == buf_.size()) [[unlikely]] grow(1);
+    buf_[len_++] = c;
+  }
+  void append(std::string_view text) {
+    const std::size_t n = text.size();
+    if (n > buf_.size() - len_) [[unlikely]] grow(n);
+    char* to = buf_.data() + len_;
+    const char* from = text.data();
+    // (Overlapping word copies: no call for the short tokens that most are.)
+    if (n >= 8 && n <= 16) {
+      std::uint64_t a, b;
+      std::memcpy(&a, from, 8);
+      std::memcpy(&b, from + n - 8, 8);
+      std::memcpy(to, &a, 8);
+      std::memcpy(to + n - 8, &b, 8);
+    } else if (n >= 4 && n < 8) {
+      std::uint32_t a, b;
+      std::memcpy(&a, from, 4);
+      std::memcpy(&b, from + n - 4, 4);
+      std::memcpy(to, &a, 4);
+      std::memcpy(to + n - 4, &b, 4);
+    } else if (n < 4) {
+      for (std::size_t k = 0; k < n; ++k) to[k] = from[k];
+    } else {
+      std::memcpy(to, from, n);
+    }
+    len_ += n;
+  }
+  void append(std::size_t n, char c) {
+    if (n > buf_.size() - len_) [[unlikely]] grow(n);
+    std::memset(buf_.data() + len_, c, n);
+    len_ += n;
+  }
+  std::string take() {
+    buf_.resize(len_);
+    len_ = 0;
+    return std::move(buf_);
+  }
+
+ private:
+  [[gnu::noinline]] void grow(std::size_t n) {
+    buf_.resize(std::max(buf_.size() * 2, len_ + n));
+  }
+  std::string buf_;  // the text up to len_, then room
+  std::size_t len_ = 0;
+};
+
 class Unparser {
  public:
   // `names` and `pass` give the default mapping, used unless options.name_mapper is set.
   Unparser(const UnparseOptions& options, DefaultNames* names = nullptr,
            DefaultNames::Pass pass = DefaultNames::Pass::Check)
-      : options_(options), names_(names), pass_(pass) {
-    out_.reserve(512);  // most code objects print in fewer bytes: no regrowth on the way
-  }
+      : options_(options), names_(names), pass_(pass) {}
 
-  std::string take() { return std::move(out_); }
+  std::string take() { return out_.take(); }
 
   void module(const StmtList& body) { statements(body, /*docstring=*/true); }
   void expr(const ExprPtr& e, Prec p);
@@ -212,26 +273,26 @@ class Unparser {
 
  private:
   // --- output ---
-  void write(std::string_view text) { out_ += text; }
+  void write(std::string_view text) { out_.append(text); }
   // Starts a new line at the current indentation (no newline at the very start).
   void fill(std::string_view text = {}) {
-    if (!out_.empty()) out_ += '\n';
+    if (!out_.empty()) out_.push_back('\n');
     out_.append(std::size_t(indent_) * 4, ' ');
-    out_ += text;
+    out_.append(text);
   }
   void blank_line() {
-    if (!out_.empty()) out_ += '\n';
+    if (!out_.empty()) out_.push_back('\n');
   }
   void flush_line_comment() {
-    if (pending_line_ > 0) out_ += "  # line " + std::to_string(pending_line_);
+    if (pending_line_ > 0) out_.append("  # line " + std::to_string(pending_line_));
     pending_line_ = 0;
   }
   template <class F>
   std::string capture(F&& f) {
-    std::string saved = std::move(out_);
-    out_.clear();
+    Output saved;
+    std::swap(saved, out_);
     f();
-    std::string result = std::move(out_);
+    std::string result = out_.take();
     out_ = std::move(saved);
     return result;
   }
@@ -344,7 +405,8 @@ class Unparser {
   const UnparseOptions& options_;
   DefaultNames* names_;
   DefaultNames::Pass pass_;
-  std::string out_;
+  Output out_{512};  // most code objects print in fewer bytes: no regrowth on the way
+  std::string scratch_;
   int indent_ = 0;
   int pending_line_ = 0;
   StrContext strings_;
@@ -1188,7 +1250,9 @@ std::string Unparser::constant_text(const Object& value) {
 void Unparser::constant(const Object& value, Prec p, bool attribute_base) {
   // A str outside f-string fields is its repr, written in place (never in parentheses).
   if (const auto* s = value.as<StrValue>(); s && !strings_.restricted) {
-    append_str_repr(out_, s->utf8);
+    scratch_.clear();  // (kept: its room serves the next string)
+    append_str_repr(scratch_, s->utf8);
+    out_.append(scratch_);
     return;
   }
   std::string text = constant_text(value);

@@ -53,6 +53,35 @@ TEST(NodeArena, FreedNodesAreReusedWhileTheScopeLives) {
   EXPECT_EQ(second.get(), first);
 }
 
+TEST(NodeArena, AnArenaNoNodeOutlivesServesTheNextScope) {
+  NodeArena* first = nullptr;
+  {
+    NodeArenaScope scope;
+    first = NodeArena::current();
+    for (int i = 0; i < 5000; ++i) ExprPtr garbage = binop(name("a"), Operator::Add, integer(i));
+  }
+  NodeArenaScope next;
+  EXPECT_EQ(NodeArena::current(), first);
+  const Expr* made = name("b").get();  // from the start again, not from the old free lists
+  EXPECT_NE(made, nullptr);
+}
+
+TEST(NodeArena, AnArenaWithNodesLeftIsNotReused) {
+  StmtPtr kept;
+  NodeArena* first = nullptr;
+  {
+    NodeArenaScope scope;
+    first = NodeArena::current();
+    kept = assign(name("x", ExprContext::Store), binop(name("y"), Operator::Mult, integer(2)));
+  }
+  {
+    NodeArenaScope next;
+    EXPECT_NE(NodeArena::current(), first);
+    for (int i = 0; i < 5000; ++i) ExprPtr garbage = binop(name("zzzzzzzzzzzzzzzzzzzzzz"), Operator::Add, integer(i));
+  }
+  EXPECT_EQ(unparse(StmtList{kept}), "x = y * 2");
+}
+
 TEST(NodeArena, ATreeMayBeDroppedOnAnotherThread) {
   StmtList body;
   {
