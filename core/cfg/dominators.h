@@ -22,7 +22,7 @@ class DominatorTree {
   DominatorTree(DominatorTree&&) noexcept = default;
   DominatorTree& operator=(const DominatorTree&) = default;
   DominatorTree& operator=(DominatorTree&&) noexcept = default;
-  // The storage goes to the next tree of this thread (see decode/spare.h).
+  // The storage goes to the next tree of this thread (see support/spare.h).
   ~DominatorTree() { SpareVectors<BlockId>::give(ids_); }
 
   // a dominates b: every path from the entry to b (along `filter`'s edges)

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "decode/instruction.h"
-#include "decode/spare.h"
+#include "support/spare.h"
 
 namespace unveil::cfg {
 
@@ -131,7 +131,7 @@ class Graph {
   Graph& operator=(Graph&&) noexcept = default;
   Graph(const Graph&) = delete;
   Graph& operator=(const Graph&) = delete;
-  // The storage goes to the next graph of this thread (see decode/spare.h).
+  // The storage goes to the next graph of this thread (see support/spare.h).
   ~Graph() {
     SpareVectors<Block>::give(blocks_);
     SpareVectors<Edge>::give(edges_);

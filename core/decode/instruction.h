@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "decode/spare.h"
+#include "support/spare.h"
 #include "opcodes/version.h"
 #include "read/code_object.h"
 
