@@ -17,14 +17,6 @@ std::vector<BlockId> reverse_post_order(const Graph& graph, EdgeFilter filter = 
 
 class DominatorTree {
  public:
-  DominatorTree() = default;
-  DominatorTree(const DominatorTree&) = default;
-  DominatorTree(DominatorTree&&) noexcept = default;
-  DominatorTree& operator=(const DominatorTree&) = default;
-  DominatorTree& operator=(DominatorTree&&) noexcept = default;
-  // The storage goes to the next tree of this thread (see support/spare.h).
-  ~DominatorTree() { SpareVectors<BlockId>::give(ids_); }
-
   // a dominates b: every path from the entry to b (along `filter`'s edges)
   // passes through a. Blocks unreachable along those edges are not in the tree.
   static DominatorTree dominators(const Graph& graph, EdgeFilter filter = EdgeFilter::all());
@@ -95,7 +87,7 @@ class DominatorTree {
     kForcedExits,
     kParts
   };
-  std::vector<BlockId> ids_;
+  RecycledVector<BlockId> ids_;  // (storage reused by the thread's next tree)
   std::uint32_t starts_[kParts + 1] = {};
   std::uint32_t pre(BlockId id) const noexcept { return ids_[2 * std::size_t{id}]; }
   std::uint32_t post(BlockId id) const noexcept { return ids_[2 * std::size_t{id} + 1]; }

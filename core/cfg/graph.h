@@ -131,12 +131,6 @@ class Graph {
   Graph& operator=(Graph&&) noexcept = default;
   Graph(const Graph&) = delete;
   Graph& operator=(const Graph&) = delete;
-  // The storage goes to the next graph of this thread (see support/spare.h).
-  ~Graph() {
-    SpareVectors<Block>::give(blocks_);
-    SpareVectors<Edge>::give(edges_);
-    SpareVectors<std::uint32_t>::give(pred_edges_);
-  }
 
   // The code the graph was built from. Not owned: it must outlive the graph
   // and stay where it is (the graph keeps its address).
@@ -177,9 +171,10 @@ class Graph {
  private:
   friend class GraphBuilder;
   const DecodedCode* code_ = nullptr;
-  std::vector<Block> blocks_;
-  std::vector<Edge> edges_;
-  std::vector<std::uint32_t> pred_edges_;  // every block's preds, block after block
+  // (Their storage is reused by the thread's next graph: see support/spare.h.)
+  RecycledVector<Block> blocks_;
+  RecycledVector<Edge> edges_;
+  RecycledVector<std::uint32_t> pred_edges_;  // every block's preds, block after block
 };
 
 // Splits `code` into basic blocks, adds the edges and assigns exception

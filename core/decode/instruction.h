@@ -56,17 +56,10 @@ struct Position {
 };
 
 struct DecodedCode {
-  DecodedCode() = default;
-  DecodedCode(const DecodedCode&) = default;
-  DecodedCode(DecodedCode&&) noexcept = default;
-  DecodedCode& operator=(const DecodedCode&) = default;
-  DecodedCode& operator=(DecodedCode&&) noexcept = default;
-  // The instructions' storage goes to the next decode of this thread (see spare.h).
-  ~DecodedCode() { SpareVectors<Instruction>::give(instructions); }
-
   std::shared_ptr<const CodeObject> code;
   const VersionTraits* traits = nullptr;
-  std::vector<Instruction> instructions;
+  // (Its storage goes to the next decode of this thread: see support/spare.h.)
+  RecycledVector<Instruction> instructions;
   std::vector<ExceptionTableEntry> exception_table;
   std::vector<LineRange> lines;
   std::vector<Position> positions;  // empty before 3.11

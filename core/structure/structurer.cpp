@@ -19,7 +19,7 @@
 #include "structure/simplify.h"
 #include "emit/unparse.h"
 #include "support/error.h"
-#include "support/tls.h"
+#include "support/spare.h"
 
 namespace unveil::structure {
 
@@ -72,34 +72,6 @@ bool implicit_handler(const cfg::Graph& g, BlockId b) {
 }
 }  // namespace
 
-namespace {
-// The per-block arrays every structurer has (rpo_index_, emitted_), kept per
-// thread: two allocations and frees per code object otherwise, a few percent
-// of a small one's decompile. Structurers nest (nested code is structured
-// inside its parent's walks): a pool, not one buffer each.
-struct ScratchPool {
-  std::vector<std::vector<std::uint32_t>> rpo;
-  std::vector<std::vector<bool>> emitted;
-};
-constexpr std::size_t kKeptBlocks = std::size_t(1) << 16;  // a huge graph's are not kept
-
-template <class V>
-void borrow(std::vector<V>& pool, V& into) {
-  if (pool.empty()) return;
-  into.swap(pool.back());
-  pool.pop_back();
-}
-template <class V>
-void give_back(std::vector<V>& pool, V& from) noexcept {
-  if (from.capacity() == 0 || from.capacity() > kKeptBlocks) return;
-  from.clear();
-  try {
-    pool.push_back(std::move(from));
-  } catch (const std::bad_alloc&) {  // not kept
-  }
-}
-}  // namespace
-
 Structurer::Structurer(const DecodedCode& code, lift::Definer& definer)
     : code_(code),
       graph_(cfg::build_graph(code)),
@@ -109,9 +81,9 @@ Structurer::Structurer(const DecodedCode& code, lift::Definer& definer)
       pdom_(graph_),
       loops_(cfg::LoopForest::find(graph_, dom_)),
       lifter_(code, definer) {
-  ScratchPool& pool = per_thread<ScratchPool>();
-  borrow(pool.rpo, rpo_index_);
-  borrow(pool.emitted, emitted_);
+  // (Per-block arrays every structurer has: storage given back by earlier ones.)
+  rpo_index_ = SpareVectors<std::uint32_t>::take();
+  emitted_ = SpareVectors<bool>::take();
   emitted_.assign(graph_.size(), false);
   rpo_index_.assign(graph_.size(), 0xffffffffu);
   auto order = dom_.order();
@@ -120,12 +92,6 @@ Structurer::Structurer(const DecodedCode& code, lift::Definer& definer)
   // the whole graph (that made nested-loop code quadratic in size).
   for (const cfg::Block& blk : graph_.blocks())
     if (!blk.reachable && graph_.last_instruction(blk.id).jump_target) unreachable_jumps_.push_back(blk.id);
-}
-
-Structurer::~Structurer() {
-  ScratchPool& pool = per_thread<ScratchPool>();
-  give_back(pool.rpo, rpo_index_);
-  give_back(pool.emitted, emitted_);
 }
 
 Structurer::BlockMarks::BlockMarks(MarkRows& pool, std::size_t blocks) : pool_(pool) {

@@ -18,6 +18,7 @@
 #include "cfg/loops.h"
 #include "decode/instruction.h"
 #include "lift/lifter.h"
+#include "support/spare.h"
 #include "support/tls.h"
 
 namespace unveil::structure {
@@ -29,9 +30,6 @@ class Structurer {
  public:
   // `code` must outlive the structurer.
   Structurer(const DecodedCode& code, lift::Definer& definer);
-  ~Structurer();  // (gives its per-block arrays back to the thread's pool)
-  Structurer(const Structurer&) = delete;
-  Structurer& operator=(const Structurer&) = delete;
   ast::StmtList run();
   const lift::Lifter& lifter() const { return lifter_; }
 
@@ -305,7 +303,7 @@ class Structurer {
   };
   LazyPostDominators pdom_;
   cfg::LoopForest loops_;
-  std::vector<std::uint32_t> rpo_index_;
+  RecycledVector<std::uint32_t> rpo_index_;
   std::vector<cfg::BlockId> unreachable_jumps_;  // unreachable blocks that end in a jump
   lift::Lifter lifter_;
   std::vector<LoopContext> context_;
@@ -316,7 +314,7 @@ class Structurer {
   std::vector<std::size_t> raising_finally_;
   std::vector<Clause> clauses_;
   std::vector<cfg::BlockId> used_handlers_;
-  std::vector<bool> emitted_;
+  RecycledVector<bool> emitted_;
   mutable std::vector<std::optional<std::vector<cfg::BlockId>>> handler_chains_;  // by block (handler_chain)
   std::size_t steps_ = 0;
   std::size_t depth_ = 0;

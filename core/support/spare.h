@@ -53,4 +53,21 @@ class SpareVectors {
   std::size_t count_ = 0;
 };
 
+// A std::vector whose storage goes to the thread's spare vectors when it dies,
+// so that a member of this type needs no destructor (nor the copy and move
+// declarations one would then need) in the class that holds it. Fill it from
+// SpareVectors<T>::take() to reuse storage given back earlier.
+template <class T>
+class RecycledVector : public std::vector<T> {
+ public:
+  RecycledVector() = default;
+  RecycledVector(std::vector<T>&& v) noexcept : std::vector<T>(std::move(v)) {}  // NOLINT: a vector is one
+  RecycledVector(const RecycledVector&) = default;
+  RecycledVector(RecycledVector&&) noexcept = default;
+  RecycledVector& operator=(const RecycledVector&) = default;
+  RecycledVector& operator=(RecycledVector&&) noexcept = default;
+  using std::vector<T>::operator=;
+  ~RecycledVector() { SpareVectors<T>::give(*this); }
+};
+
 }  // namespace unveil
