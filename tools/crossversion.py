@@ -45,20 +45,24 @@ def run(cmd: List[str], **kwargs) -> int:
     return subprocess.call(cmd, cwd=ROOT, **kwargs)
 
 
-def install(version: str, base_python: str) -> int:
+def install(version: str, base_python: str, pgo: bool = True) -> int:
     py = venv_python(version)
     if not os.path.exists(py):
         if run([base_python, "-m", "venv", os.path.dirname(os.path.dirname(py))]):
             return 1
     if run([py, "-m", "pip", "install", "-q", "pytest"]):
         return 1
-    return run([py, "-m", "pip", "install", "-q", "."])
+    # --no-pgo: one build instead of build, train, rebuild (cmake/ProfileGuided.cmake).
+    no_pgo = [] if pgo else ["--config-settings=cmake.define.UNVEIL_PGO=OFF"]
+    return run([py, "-m", "pip", "install", "-q", *no_pgo, "."])
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--versions", default=",".join(VERSIONS))
     parser.add_argument("--no-install", action="store_true", help="use the venvs as they are")
+    parser.add_argument("--no-pgo", action="store_true",
+                        help="install without the profile-guided build (faster to build, slower to run)")
     parser.add_argument("action", choices=["install", "pytest", "equivalence", "run"])
     parser.add_argument("args", nargs=argparse.REMAINDER)
     args = parser.parse_args()
@@ -67,7 +71,7 @@ def main() -> int:
     failed = []
     for version, base in interpreters(args.versions.split(",")).items():
         print(f"=== Python {version} ===", flush=True)
-        if not args.no_install and install(version, base):
+        if not args.no_install and install(version, base, pgo=not args.no_pgo):
             failed.append(version + " (install)")
             continue
         if args.action == "install":
