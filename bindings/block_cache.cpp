@@ -1,0 +1,123 @@
+// The module's operator new and delete: malloc and free behind a per-thread
+// cache of small freed blocks.
+//
+// A decompile call frees a few hundred small vectors and strings at its end
+// (the syntax tree's lists, the lifter's stacks) and the next call makes as
+// many again. glibc's own per-thread cache keeps 7 blocks of each size; the
+// rest of such a burst goes through its bins (_int_free, and consolidation
+// when a larger block is asked for), which cost about 7% of a call's
+// instructions on the stdlib sample. This cache keeps up to kPerBin blocks
+// of each size and kMaxBytes in all, per thread.
+//
+// Every block is a malloc block: one made by libstdc++'s own operator new
+// may be freed here, and one made here freed there. A block is filed under
+// the bin of its usable size (malloc_usable_size) and served for requests no
+// larger than that bin's size, so a block is never handed out too small,
+// whoever's malloc made it. Only this module's calls come here: it binds
+// them to its own definitions (-Bsymbolic-functions) and exports nothing but
+// its init function (exports.map), so the process's other libraries keep theirs.
+#include <malloc.h>
+
+#include <cstddef>
+#include <cstdlib>
+#include <new>
+
+#include "support/tls.h"
+
+namespace {
+
+constexpr std::size_t kGranule = 16;
+// Bin b holds blocks of at least 16b + 8 usable bytes (glibc's sizes: 24, 40, 56, ...).
+constexpr std::size_t bin_size(std::size_t b) { return kGranule * b + 8; }
+constexpr std::size_t kBins = 64;  // the largest cached block holds bin_size(63) = 1016 bytes
+constexpr unsigned kPerBin = 128;
+constexpr std::size_t kMaxBytes = std::size_t{2} << 20;
+
+// The smallest bin whose blocks hold n bytes (n <= bin_size(kBins - 1)).
+constexpr std::size_t bin_for_request(std::size_t n) { return n <= bin_size(1) ? 1 : (n - 8 + kGranule - 1) / kGranule; }
+// The largest bin whose size a block of u usable bytes holds (u >= bin_size(1)).
+constexpr std::size_t bin_of_block(std::size_t u) { return (u - 8) / kGranule; }
+static_assert(bin_size(bin_for_request(25)) >= 25 && bin_size(bin_of_block(40)) <= 40);
+
+struct FreeBlock {
+  FreeBlock* next;
+};
+
+struct BlockCache {
+  FreeBlock* head[kBins] = {};
+  unsigned count[kBins] = {};
+  std::size_t bytes = 0;
+  ~BlockCache();
+};
+
+// (Reached through an initial-exec pointer: see support/tls.h.)
+thread_local BlockCache* cache_ UNVEIL_FAST_TLS = nullptr;
+thread_local bool gone_ UNVEIL_FAST_TLS = false;  // this thread's cache has been destroyed
+
+BlockCache::~BlockCache() {
+  gone_ = true;
+  cache_ = nullptr;  // frees later in this thread's exit go straight to free()
+  for (FreeBlock*& list : head)
+    while (FreeBlock* f = list) {
+      list = f->next;
+      std::free(f);
+    }
+}
+
+[[gnu::noinline]] BlockCache* make_cache() noexcept {
+  if (gone_) return nullptr;
+  static thread_local BlockCache owner;
+  cache_ = &owner;
+  return cache_;
+}
+
+inline BlockCache* cache() noexcept {
+  if (BlockCache* c = cache_) [[likely]]
+    return c;
+  return make_cache();
+}
+
+[[gnu::noinline]] void* allocate(std::size_t n) {
+  for (;;) {
+    if (void* p = std::malloc(n ? n : 1)) return p;
+    std::new_handler handler = std::get_new_handler();
+    if (!handler) throw std::bad_alloc();
+    handler();
+  }
+}
+
+}  // namespace
+
+void* operator new(std::size_t n) {
+  if (n <= bin_size(kBins - 1)) {
+    if (BlockCache* c = cache()) {
+      const std::size_t b = bin_for_request(n);
+      if (FreeBlock* f = c->head[b]) {
+        c->head[b] = f->next;
+        --c->count[b];
+        c->bytes -= bin_size(b);
+        return f;
+      }
+    }
+  }
+  return allocate(n);
+}
+
+void operator delete(void* p) noexcept {
+  if (!p) return;
+  const std::size_t u = malloc_usable_size(p);
+  if (u >= bin_size(1) && u < bin_size(kBins)) {
+    if (BlockCache* c = cache()) {
+      const std::size_t b = bin_of_block(u);
+      if (c->count[b] < kPerBin && c->bytes + bin_size(b) <= kMaxBytes) {
+        c->head[b] = ::new (p) FreeBlock{c->head[b]};
+        ++c->count[b];
+        c->bytes += bin_size(b);
+        return;
+      }
+    }
+  }
+  std::free(p);
+}
+
+void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
