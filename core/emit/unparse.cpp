@@ -720,24 +720,46 @@ void Unparser::comment(const ast::Comment& c) {
   }
 }
 
+// Printable ASCII, newlines and tabs print as themselves in a docstring.
+// (A table: one load per character.)
+constexpr auto kDocstringAsIs = [] {
+  std::array<bool, 256> t{};
+  for (unsigned c = 0; c < 256; ++c) t[c] = (c >= 0x20 && c < 0x7f && c != '\\') || c == '\n' || c == '\t';
+  return t;
+}();
+
+// The end of the run of characters from `i` that print as themselves. Most
+// docstrings are nothing else, and some are kilobytes (Dynamo's code keeps
+// the model's docstrings): eight bytes at a time where none is a control
+// character, a backslash or non-ASCII, a byte at a time elsewhere.
+std::size_t docstring_run_end(std::string_view text, std::size_t i) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101u, kHighs = 0x8080808080808080u;
+  while (true) {
+    for (; i + 8 <= text.size(); i += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, text.data() + i, 8);
+      const std::uint64_t below_space = (w - kOnes * 0x20) & ~w;      // high bit: a byte < 0x20 (or >= 0x80)
+      const std::uint64_t above_tilde = (w + kOnes * (0x80 - 0x7f)) | w;  // high bit: a byte >= 0x7f
+      const std::uint64_t backslash = w ^ (kOnes * '\\');
+      const std::uint64_t is_backslash = (backslash - kOnes) & ~backslash;  // high bit: a zero byte
+      if ((below_space | above_tilde | is_backslash) & kHighs) break;
+    }
+    // Byte by byte up to the next word: a newline or tab continues the run.
+    const std::size_t word_end = std::min(text.size(), i + 8);
+    for (; i < word_end; ++i)
+      if (!kDocstringAsIs[static_cast<unsigned char>(text[i])]) return i;
+    if (i == text.size()) return i;
+  }
+}
+
 // A docstring is written as ast.unparse writes it: triple-quoted, with real
 // newlines and tabs, other escapes only where needed.
 void Unparser::docstring(const std::string& utf8) {
   std::string escaped;
   escaped.reserve(utf8.size());
-  // Printable ASCII, newlines and tabs print as themselves: most docstrings are
-  // nothing else, so they are copied in runs, not one repr() per character.
-  // (A table: one load per character of every docstring.)
-  static constexpr auto kAsIs = [] {
-    std::array<bool, 256> t{};
-    for (unsigned c = 0; c < 256; ++c) t[c] = (c >= 0x20 && c < 0x7f && c != '\\') || c == '\n' || c == '\t';
-    return t;
-  }();
-  auto as_is = [](char c) { return kAsIs[static_cast<unsigned char>(c)]; };
   const std::string_view text = utf8;
   for (std::size_t i = 0; i < text.size();) {
-    std::size_t j = i;
-    while (j < text.size() && as_is(text[j])) ++j;
+    const std::size_t j = docstring_run_end(text, i);
     escaped += text.substr(i, j - i);
     if (j == text.size()) break;
     const std::size_t n = std::min(utf8_length(static_cast<unsigned char>(text[j])), text.size() - j);

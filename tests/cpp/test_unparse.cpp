@@ -903,6 +903,23 @@ def f():
                 function_def("f", {}, body(expr_stmt(txt("quote at end \"")))));
 }
 
+// Docstrings are scanned eight bytes at a time: a character that needs an
+// escape must be found at every position within a word, and at the end.
+TEST(UnparseStatements, DocstringEscapesAtEveryPosition) {
+  const std::vector<std::pair<std::string, std::string>> specials = {
+      {"\\", "\\\\"}, {"\x07", "\\x07"}, {"\x7f", "\\x7f"}, {"\r", "\\r"},
+      {"\n", "\n"},   {"\t", "\t"},      {"\xc3\xa9", "\xc3\xa9"},  // é prints as itself
+  };
+  for (const auto& [raw, printed] : specials)
+    for (std::size_t before = 0; before < 18; ++before)
+      for (std::size_t after : {0, 1, 7, 8, 9}) {
+        const std::string doc = std::string(before, 'a') + raw + std::string(after, 'b') + ".";
+        const std::string want = "\"\"\"" + std::string(before, 'a') + printed + std::string(after, 'b') + ".\"\"\"";
+        EXPECT_EQ(unparse(StmtList{expr_stmt(txt(doc))}, ast_style()), want)
+            << "escape " << printed << " after " << before << " bytes, before " << after;
+      }
+}
+
 TEST(UnparseStatements, Async) {
   UNPARSE_STMTS(R"py(
 async def f():
