@@ -37,6 +37,8 @@ if ! want "torch==$TORCH" "torchvision==$TORCHVISION" "transformers==$TRANSFORME
 fi
 export CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_DIR=${CCACHE_DIR:-$PWD/build/ccache} CMAKE_BUILD_PARALLEL_LEVEL=2
 command -v ccache >/dev/null || unset CMAKE_CXX_COMPILER_LAUNCHER
-"${PIP[@]}" . --config-settings=build-dir='build/models-{wheel_tag}'
+# UNVEIL_PGO=OFF: one plain build instead of the profile-guided one (scripts/test.sh uses it).
+"${PIP[@]}" . --config-settings=build-dir='build/models-{wheel_tag}' \
+  --config-settings=cmake.define.UNVEIL_PGO="${UNVEIL_PGO:-ON}"
 echo "models: $("$VENV/bin/python" -c 'import torch, torchvision, transformers, timm; print("torch", torch.__version__, "torchvision", torchvision.__version__, "transformers", transformers.__version__, "timm", timm.__version__)')"
 exec env OMP_NUM_THREADS=2 "$VENV/bin/python" -m models.harness "${MODE[@]}"
