@@ -95,15 +95,22 @@ struct Lifter::State {
     for (std::size_t k = n; k-- > 0;) out[k] = pop_value();
     return out;
   }
-  std::vector<Item> pop_items(std::size_t n) {
+  // `room`: items the caller will add (a method call's self), so that adding
+  // them does not grow the vector again.
+  std::vector<Item> pop_items(std::size_t n, std::size_t room = 0) {
     if (stack.size() < n) fail("stack underflow");
-    std::vector<Item> out(std::make_move_iterator(stack.end() - std::ptrdiff_t(n)),
-                          std::make_move_iterator(stack.end()));
+    std::vector<Item> out;
+    out.reserve(n + room);
+    out.insert(out.end(), std::make_move_iterator(stack.end() - std::ptrdiff_t(n)),
+               std::make_move_iterator(stack.end()));
     stack.resize(stack.size() - n);
     return out;
   }
   void emit(ast::StmtPtr s) {
     s = spill_for(std::move(s));
+    // Room for a few statements at the first: growing one at a time was an
+    // allocation per statement for most blocks (more room cost more than it saved).
+    if (stmts.capacity() == 0) stmts.reserve(4);
     stmts.push_back(std::move(s));
   }
   // Values still on the stack were computed before `s` runs. Those `s` could
@@ -590,6 +597,7 @@ void Lifter::State::call(Item callable, std::vector<Item> args, std::vector<ast:
   }
   ExprPtr func = value(std::move(callable));
   ExprList values;
+  values.reserve(args.size());
   for (Item& a : args) values.push_back(value(std::move(a)));
   push(ast::call(func, std::move(values), std::move(keywords)));
 }
@@ -602,11 +610,12 @@ using Handler = void (*)(State&);
 
 // Pops n arguments and the callable (with its NULL/self slot, per version).
 void do_call(State& s, std::size_t n, const std::vector<std::string>& kwnames, bool method_slot) {
-  std::vector<Item> args = s.pop_items(n);
+  std::vector<Item> args = s.pop_items(n, method_slot ? 1 : 0);
   std::vector<ast::Keyword> kws;
   if (!kwnames.empty()) {
     if (kwnames.size() > args.size()) s.fail("more keyword names than arguments");
     std::size_t first = args.size() - kwnames.size();
+    kws.reserve(kwnames.size());
     for (std::size_t k = 0; k < kwnames.size(); ++k)
       kws.push_back(ast::keyword(kwnames[k], s.value(std::move(args[first + k]))));
     args.resize(first);
@@ -1866,11 +1875,15 @@ bool parallel_store(State& s) {
     else break;
   }
   if (n == 0) return false;
-  std::vector<std::string> targets;  // in store order
+  // In store order; views into the code's name tables. A lone store (most of
+  // them) keeps none: its name is resolved all the same, to fail as before.
+  std::vector<std::string_view> targets;
+  if (n >= 2) targets.reserve(n);
   for (std::size_t x = s.pos; x < k; ++x) {
     ResolvedArg a = resolve_argument(s.code, s.ins[x]);
-    targets.emplace_back(a.text);
-    if (s.ins[x].op() == Op::STORE_FAST_STORE_FAST) targets.emplace_back(a.second);
+    if (n < 2) continue;
+    targets.push_back(a.text);
+    if (s.ins[x].op() == Op::STORE_FAST_STORE_FAST) targets.push_back(a.second);
   }
   // Only where the stores take exactly the pending values (no more stores).
   if (n < 2 || s.stack.size() < n) return false;
@@ -1883,6 +1896,7 @@ bool parallel_store(State& s) {
   // Stores that could also be separate statements (a value computed for the
   // first store only) never leave two values pending, so this is a tuple.
   ExprList values = s.pop_values(n), names;
+  names.reserve(n);
   for (std::size_t i = n; i-- > 0;) names.push_back(ast::name(targets[i], ast::ExprContext::Store));
   s.emit(ast::assign(ast::tuple(names, ast::ExprContext::Store), ast::tuple(values)));
   s.pos = k - 1;
