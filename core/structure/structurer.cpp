@@ -6,7 +6,6 @@
 #include <deque>
 #include <functional>
 #include <limits>
-#include <queue>
 #include <iterator>
 #include <unordered_map>
 #include <unordered_set>
@@ -802,7 +801,8 @@ std::optional<BlockId> Structurer::region_to_enter(BlockId b) const {
 // Every path from `b` ends the frame (return/raise) in code that only `b`
 // leads to, laid out before `limit`.
 bool Structurer::only_ends_frame(BlockId b, std::uint32_t limit, bool raising) const {
-  std::vector<BlockId> work{b};
+  RecycledVector<BlockId> work = block_list();
+  work.push_back(b);
   auto seen = block_marks();
   seen[b] = true;
   while (!work.empty()) {
@@ -1548,7 +1548,8 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
   const BlockId clauses_left = regions_.empty() ? kNoBlock : regions_.back().exit;
   auto else_reaches = [&](BlockId to) {
     auto seen = block_marks();
-    std::vector<BlockId> work{done.exit};
+    RecycledVector<BlockId> work = block_list();
+    work.push_back(done.exit);
     seen[done.exit] = true;
     while (!work.empty()) {
       const BlockId x = work.back();
@@ -1640,7 +1641,8 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
 std::optional<BlockId> Structurer::else_end(BlockId start, BlockId handler) const {
   const std::uint32_t limit = graph_.block(handler).begin;
   auto seen = block_marks();
-  std::vector<BlockId> work{start};
+  RecycledVector<BlockId> work = block_list();
+  work.push_back(start);
   seen[start] = true;
   BlockId end = kNoBlock;
   while (!work.empty()) {
@@ -1725,7 +1727,7 @@ std::optional<Structurer::Cond> Structurer::chained_link(BlockId b, const lift::
   BlockId taken = jump_successor(b), fall = fall_successor(b);
   Cond c = eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
   lift::Stack work = eff.stack;
-  std::vector<BlockId> links;
+  RecycledVector<BlockId> links = block_list();
   auto chain = chain_links(b, c, work, links);
   if (!chain || work.size() != stack.size()) return std::nullopt;
   for (std::size_t k = 0; k < stack.size(); ++k)
@@ -1740,7 +1742,7 @@ std::optional<Structurer::Cond> Structurer::chained_link(BlockId b, const lift::
 // with a shared target is one `and`/`or` condition. The block fed may itself
 // be such a chain (`a or b and c`): it is collapsed first, and taken whole.
 Structurer::Cond Structurer::collapse(BlockId head, Cond c, const lift::Stack& stack) {
-  std::vector<BlockId> used;
+  RecycledVector<BlockId> used = block_list();
   c = collapse_unmarked(head, c, stack, used);
   for (BlockId u : used) mark(u);
   return c;
@@ -1883,8 +1885,10 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
     if (p >= graph_.size() || rpo_index_[p] == 0xffffffffu) return false;
     const std::uint32_t limit = rpo_index_[p];
     // (An arm that ends the frame or leaves the loop does not go around.)
-    std::vector<BlockId> work{from};
-    std::unordered_set<BlockId> seen{from};
+    RecycledVector<BlockId> work = block_list();
+    work.push_back(from);
+    auto seen = block_marks();
+    seen[from] = true;
     bool around = false;
     while (!work.empty()) {
       const BlockId x = work.back();
@@ -1897,7 +1901,8 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
           around = around || context_.back().continues_at(e.to);  // else it leaves the loop
         } else if (rpo_index_[e.to] >= limit || rpo_index_[e.to] <= rpo_index_[x]) {
           around = true;  // past p, or back, within the loop
-        } else if (seen.insert(e.to).second) {
+        } else if (!seen[e.to]) {
+          seen[e.to] = true;
           work.push_back(e.to);
         }
       });
@@ -1919,11 +1924,16 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
   auto from = [&](BlockId x) {
     return static_cast<std::uint8_t>((from_t[x] ? kFromT : 0) | (from_f[x] ? kFromF : 0));
   };
+  // (A heap in storage earlier searches gave back, not a std::priority_queue:
+  // that one's growth was a few allocations per search.)
   using Entry = std::pair<std::uint32_t, BlockId>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
+  RecycledVector<Entry> heap = SpareVectors<Entry>::take();
   auto reach = [&](BlockId x, std::uint8_t side) {
     if (!usable(x) || rpo_index_[x] == 0xffffffffu) return;
-    if (from(x) == 0) heap.push({rpo_index_[x], x});
+    if (from(x) == 0) {
+      heap.push_back({rpo_index_[x], x});
+      std::push_heap(heap.begin(), heap.end(), std::greater<>{});
+    }
     if (side & kFromT) from_t[x] = true;
     if (side & kFromF) from_f[x] = true;
   };
@@ -1932,9 +1942,10 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
   std::uint32_t last = 0;
   while (!heap.empty()) {
     // (not a structured binding: clang 14 cannot capture one in the lambda below)
-    const std::uint32_t order = heap.top().first;
-    const BlockId x = heap.top().second;
-    heap.pop();
+    const std::uint32_t order = heap.front().first;
+    const BlockId x = heap.front().second;
+    std::pop_heap(heap.begin(), heap.end(), std::greater<>{});
+    heap.pop_back();
     if (order < last) return if_follow_by_search(b, t, f, stop);  // a back edge: search it all
     last = order;
     std::uint8_t m = from(x);
@@ -1960,7 +1971,8 @@ BlockId Structurer::lone_arm_follow(BlockId t, BlockId f, BlockId stop,
   auto ends_frame = [&](BlockId from) {
     if (!can_merge_at(from) || from == stop) return false;
     auto seen = block_marks();
-    std::vector<BlockId> work{from};
+    RecycledVector<BlockId> work = block_list();
+    work.push_back(from);
     seen[from] = true;
     bool goes_on = false;
     auto next = [&](BlockId to) {
@@ -2168,7 +2180,7 @@ ast::ExprPtr Structurer::value_of_effect(BlockId b, const lift::BlockEffect& eff
       ast::ExprPtr test = eff.term.cond;
       if (!keeps) {
         // `a if b and c else d`: the test's other links share its targets.
-        std::vector<BlockId> used;
+        RecycledVector<BlockId> used = block_list();
         Cond c = collapse_unmarked(b, Cond{test, t, f}, st, used);
         for (BlockId u : used) {
           if (std::find(seen.begin(), seen.end(), u) != seen.end()) return nullptr;
@@ -2210,7 +2222,7 @@ bool Structurer::try_exit_tail_value(BlockId b, const lift::BlockEffect& eff, Se
   if (!base.empty() && base.back().kind == Item::Kind::Value && base.back().expr == eff.term.cond) return false;
   if (base.empty() || (base.back().kind != Item::Kind::Value && base.back().kind != Item::Kind::Null)) return false;
   BlockId taken = jump_successor(b), fall = fall_successor(b);
-  std::vector<BlockId> used;
+  RecycledVector<BlockId> used = block_list();
   const Cond c = collapse_unmarked(
       b, eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken}, base, used);
   const BlockId t = c.t, f = c.f;
@@ -2288,7 +2300,7 @@ bool Structurer::try_value_branch(BlockId b, const lift::BlockEffect& eff, Block
   lift::Stack base = eff.stack;  // the stack below the value: the condition, if kept, is part of it
   if (!base.empty() && (eff.term.kind == TK::KeepBranch || base.back().expr == eff.term.cond))
     base.pop_back();
-  std::vector<BlockId> seen;
+  RecycledVector<BlockId> seen = block_list();
   std::size_t depth = kUnset;
   ast::ExprPtr v = value_of_effect(b, eff, merge, base, depth, seen, 64);
   if (!v) return false;
@@ -2307,7 +2319,7 @@ bool Structurer::try_value_branch(BlockId b, const lift::BlockEffect& eff, Block
 // may share one cleanup (3.11+ `a is b is c is None`): it must then be entered
 // from the chain's blocks only (`head` is the block of the first link).
 std::optional<Structurer::Cond> Structurer::chained_condition(BlockId head, Cond c, lift::Stack& stack) {
-  std::vector<BlockId> used;
+  RecycledVector<BlockId> used = block_list();
   auto chain = chain_links(head, c, stack, used);
   if (!chain) return std::nullopt;
   for (BlockId u : used) mark(u);
@@ -2320,7 +2332,7 @@ std::optional<Structurer::Cond> Structurer::chained_condition(BlockId head, Cond
 std::optional<Structurer::Cond> Structurer::chain_links(BlockId head, Cond c, lift::Stack& stack,
                                                         std::vector<BlockId>& taken) {
   lift::Stack work = stack;
-  std::vector<BlockId> used;
+  RecycledVector<BlockId> used = block_list();
   bool linked = false;
   for (int links = 0; links < 64; ++links) {
     auto* cmp = c.expr->as<ast::Compare>();
@@ -2676,7 +2688,8 @@ std::uint32_t Structurer::loop_span_end(cfg::LoopId loop) const {
   BlockId h = loops_.loop(loop).header;
   std::uint32_t end = 0;
   auto seen = block_marks();
-  std::vector<BlockId> work{h};
+  RecycledVector<BlockId> work = block_list();
+  work.push_back(h);
   seen[h] = true;
   while (!work.empty()) {
     BlockId x = work.back();
@@ -2711,7 +2724,7 @@ BlockId Structurer::copied_return_after(cfg::LoopId loop) const {
     const Op op = graph_.last_instruction(x).op();
     return dead_end(x) && (op == Op::RETURN_VALUE || op == Op::RETURN_CONST);
   };
-  std::vector<BlockId> exits;
+  RecycledVector<BlockId> exits = block_list();
   for (const cfg::Block& blk : graph_.blocks())
     if (blk.reachable && !loops_.contains(loop, blk.id) && dom_.dominates(h, blk.id) && returns(blk.id))
       exits.push_back(blk.id);
@@ -2792,7 +2805,7 @@ BlockId Structurer::breaks_to_enclosing_head(cfg::LoopId loop, std::span<const B
 
 BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
   BlockId h = loops_.loop(loop).header;
-  std::vector<BlockId> targets;
+  RecycledVector<BlockId> targets = block_list();
   // (An except clause's re-raise of an unmatched exception belongs to its
   // try statement in the body, wherever it is laid out: it runs in the
   // clause's cleanup handler, which the head is not in.)
@@ -2812,7 +2825,7 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
   // region covers the header, is left by the exception itself.)
   if (targets.empty()) {
     const std::vector<BlockId>& around = handler_chain(h);
-    std::vector<BlockId> inner_handlers;
+    RecycledVector<BlockId> inner_handlers = block_list();
     for (const cfg::Block& hb : graph_.blocks())
       if (hb.is_handler && std::find(around.begin(), around.end(), hb.id) == around.end())
         inner_handlers.push_back(hb.id);
@@ -3401,7 +3414,7 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
   // The test at the top may be an and/or chain over several blocks
   // (`while a is None or b:`): it leaves the loop once it is taken whole.
   Cond c{nullptr, kNoBlock, kNoBlock};
-  std::vector<BlockId> used;
+  RecycledVector<BlockId> used = block_list();
   bool exits = false;
   if (eff.stmts.empty() && eff.term.kind == TK::Branch && top_test) {
     c = eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
