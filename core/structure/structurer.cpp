@@ -530,9 +530,14 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
     lift::BlockEffect eff = first == 0 ? lifter_.run(graph_, b, std::move(out.stack))
                                        : lifter_.run(graph_, b, std::move(out.stack), first, graph_.instructions(b).size());
     first = 0;
-    // Moved: only the count of eff.stmts is looked at below.
-    out.stmts.insert(out.stmts.end(), std::make_move_iterator(eff.stmts.begin()),
-                     std::make_move_iterator(eff.stmts.end()));
+    // Moved: only their count is looked at below. (The first block's list is
+    // taken whole: a copy of it was an allocation per sequence.)
+    const std::size_t lifted = eff.stmts.size();
+    if (out.stmts.empty())
+      std::swap(out.stmts, eff.stmts);
+    else
+      out.stmts.insert(out.stmts.end(), std::make_move_iterator(eff.stmts.begin()),
+                       std::make_move_iterator(eff.stmts.end()));
     // (Only the branch cases read eff.stack again: the others take it.)
     if (eff.term.kind == TK::Branch || eff.term.kind == TK::KeepBranch)
       out.stack = eff.stack;
@@ -570,7 +575,7 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
         // its POP_EXCEPT: that is `break`, or the clause's end.
         if (eff.pop_except && eff.after_pop_except < graph_.instructions(b).size()) {
           auto keep_before_copy = [&] {
-            out.stmts.resize(out.stmts.size() - (eff.stmts.size() - eff.stmts_before_pop_except));
+            out.stmts.resize(out.stmts.size() - (lifted - eff.stmts_before_pop_except));
           };
           // (`except E as e:` unbinds e first: e = None; del e.)
           std::size_t copy = eff.after_pop_except;
@@ -1445,7 +1450,7 @@ BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
       fail(b, "with statement without BEFORE_WITH");
     auto* sink = dynamic_cast<lift::TargetSink*>(entry_stack.back().sink.get());
     ast::ExprPtr ctx = entry_stack[entry_stack.size() - 2].expr;
-    out.stmts.push_back(ast::with_({ast::with_item(ctx, sink ? sink->target() : nullptr)}, body.stmts));
+    out.stmts.push_back(ast::with_({ast::with_item(ctx, sink ? sink->target() : nullptr)}, std::move(body.stmts)));
     out.stack = body.stack;
     if (done.exit == kNoBlock) return with_suppressed_exit(b, handler, entry_stack, out);
     return done.exit;
@@ -1464,7 +1469,7 @@ BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
     clauses_.pop_back();
     ast::StmtList fin_stmts = fin.stmts;
     if (fin_stmts.empty()) fin_stmts.push_back(ast::pass());  // `finally: pass`
-    out.stmts.push_back(ast::try_(body.stmts, {}, {}, fin_stmts));
+    out.stmts.push_back(ast::try_(std::move(body.stmts), {}, {}, std::move(fin_stmts)));
     out.stack = fin.stack;
     return join;
   }
@@ -1475,7 +1480,7 @@ BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
     raising_finally_.push_back(regions_.size());
     Seq fin = sequence(handler, kNoBlock, hs);
     raising_finally_.pop_back();
-    ast::StmtList body_stmts = body.stmts;
+    ast::StmtList body_stmts = std::move(body.stmts);  // (only its stack is used after)
     // `return` inside try: the finally copy sits just before it. (3.12+
     // may have copied the return into the arms of an if that ends the
     // finally copy: each arm's return is the one after the if.)
@@ -1491,7 +1496,7 @@ BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
       }
     }
     if (fin.stmts.empty()) fin.stmts.push_back(ast::pass());  // `finally: pass`
-    out.stmts.push_back(ast::try_(body_stmts, {}, {}, fin.stmts));
+    out.stmts.push_back(ast::try_(std::move(body_stmts), {}, {}, fin.stmts));
     // A body that never completes (it returns) has no normal-path copy.
     if (done.exit != kNoBlock) out.finally_copies.emplace_back(out.stmts.size(), fin.stmts);
     out.stack = body.stack;
@@ -1517,7 +1522,7 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
     bool typed = is_exc_match_block(graph_, c);
     if (!typed) {
       Seq cb = clause_body(c, st, join, done.exit, tail, handlers.size());
-      handlers.push_back(ast::except_handler(nullptr, std::nullopt, cb.stmts));
+      handlers.push_back(ast::except_handler(nullptr, std::nullopt, std::move(cb.stmts)));
       break;
     }
     mark(c);
@@ -1534,8 +1539,8 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
     std::optional<std::string> name;
     if (sink && sink->target())
       if (auto* n = sink->target()->as<ast::Name>()) name = n->id;
-    ast::StmtList stmts = name ? drop_exception_unbind(cb.stmts, *name) : cb.stmts;
-    handlers.push_back(ast::except_handler(eff.term.cond, name, stmts));
+    ast::StmtList stmts = name ? drop_exception_unbind(cb.stmts, *name) : std::move(cb.stmts);
+    handlers.push_back(ast::except_handler(eff.term.cond, std::move(name), std::move(stmts)));
     st = eff.stack;
     c = next;
   }
@@ -1565,12 +1570,12 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
       clauses_left != done.exit && else_reaches(clauses_left)) {
     Seq e = sequence(done.exit, clauses_left, body.stack);
     if (!e.open || e.left) fail(done.exit, "except clauses leave the try body where its else does not go");
-    orelse = e.stmts;
+    orelse = std::move(e.stmts);
     next = clauses_left;
     after_stack = e.stack;
   } else if (join.block != kNoBlock && done.exit != kNoBlock && done.exit != join.block) {
     Seq e = sequence(done.exit, join.block, body.stack);
-    orelse = e.stmts;
+    orelse = std::move(e.stmts);
     if (e.left) {
       // The body's way on leaves the enclosing try body without a statement
       // (its end): the code where the clauses go on is theirs alone, and
@@ -1595,7 +1600,7 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
       Seq e = sequence(done.exit, *end, body.stack);
       const auto* ret = e.stmts.size() == 1 ? e.stmts[0]->as<ast::Return>() : nullptr;
       bool implicit_end = !e.open && ret && (!ret->value || ast::is_none(ret->value));
-      if (!implicit_end) orelse = e.stmts;
+      if (!implicit_end) orelse = std::move(e.stmts);
       next = e.open ? *end : kNoBlock;
       after_stack = e.stack;
     }
@@ -1610,18 +1615,18 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
         lift::version_row(code_.traits->minor).inlines_small_exits) {
       if (auto end = else_end(done.exit, handler); end && *end == kNoBlock) {
         Seq e = sequence(done.exit, kNoBlock, body.stack);
-        orelse = e.stmts;
+        orelse = std::move(e.stmts);
         if (orelse.size() >= once.size() &&
             unparse(ast::StmtList(orelse.end() - std::ptrdiff_t(once.size()), orelse.end())) == unparse(once))
           orelse.resize(orelse.size() - once.size());
-        out.stmts.push_back(ast::try_(body.stmts, handlers, orelse));
+        out.stmts.push_back(ast::try_(std::move(body.stmts), std::move(handlers), std::move(orelse)));
         out.stmts.insert(out.stmts.end(), once.begin(), once.end());
         return kNoBlock;
       }
     }
     if (tail.same && join.block == kNoBlock && done.exit == kNoBlock) {
       // The code after the try, once.
-      out.stmts.push_back(ast::try_(body.stmts, handlers, orelse));
+      out.stmts.push_back(ast::try_(std::move(body.stmts), std::move(handlers), std::move(orelse)));
       const ast::StmtList& once = tail.handlers.front().second;
       out.stmts.insert(out.stmts.end(), once.begin(), once.end());
       return kNoBlock;
@@ -1630,7 +1635,7 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
     // `return` written in its clause): each stays where it is.
     for (auto& [k, stmts] : tail.handlers) handlers[k].body.insert(handlers[k].body.end(), stmts.begin(), stmts.end());
   }
-  out.stmts.push_back(ast::try_(body.stmts, handlers, orelse));
+  out.stmts.push_back(ast::try_(std::move(body.stmts), std::move(handlers), std::move(orelse)));
   out.stack = after_stack;
   return next;
 }
@@ -3175,7 +3180,8 @@ BlockId Structurer::structure_async_for(BlockId h, const AsyncForHead& head, Seq
   Seq orelse;
   orelse.stack = exit_stack;
   if (exit != follow) orelse = sequence(exit, follow, exit_stack);
-  ast::StmtPtr loop_stmt = ast::async_for(sink->target(), iter, strip_trailing_continue(body.stmts), orelse.stmts);
+  ast::StmtPtr loop_stmt =
+      ast::async_for(sink->target(), iter, strip_trailing_continue(std::move(body.stmts)), std::move(orelse.stmts));
   out.stack = orelse.stack;
   if (exit != follow) {
     if (auto comp = inlined_comprehension(*loop_stmt, out.stack, loop)) {
@@ -3378,13 +3384,14 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
       if (orelse.stmts.size() >= n && unparse(ast::StmtList(orelse.stmts.end() - std::ptrdiff_t(n), orelse.stmts.end())) ==
                                           unparse(tail->stmts))
         orelse.stmts.resize(orelse.stmts.size() - n);
-      out.stmts.push_back(ast::for_(sink->target(), iter, strip_trailing_continue(body.stmts), orelse.stmts));
+      out.stmts.push_back(
+          ast::for_(sink->target(), iter, strip_trailing_continue(std::move(body.stmts)), std::move(orelse.stmts)));
       out.stmts.insert(out.stmts.end(), tail->stmts.begin(), tail->stmts.end());
       out.stack = orelse.stack;
       return kNoBlock;
     }
     ast::StmtPtr loop_stmt =
-        ast::for_(sink->target(), iter, strip_trailing_continue(body.stmts), orelse.stmts);
+        ast::for_(sink->target(), iter, strip_trailing_continue(std::move(body.stmts)), std::move(orelse.stmts));
     out.stack = orelse.stack;
     if (auto comp = inlined_comprehension(*loop_stmt, out.stack, loop)) {
       out.stack.back() = Item::value(comp);
@@ -3405,7 +3412,7 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
     }
     Seq body = sequence(start, kNoBlock, out.stack, true);
     context_.pop_back();
-    out.stmts.push_back(ast::while_(ast::boolean(true), strip_trailing_continue(body.stmts)));
+    out.stmts.push_back(ast::while_(ast::boolean(true), strip_trailing_continue(std::move(body.stmts))));
     return follow;
   }
   lift::BlockEffect eff = lifter_.run(graph_, h, out.stack);
@@ -3435,7 +3442,7 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
     context_.push_back(loop_context(h, follow, loop));
     Seq body = sequence(h, kNoBlock, out.stack, true);
     context_.pop_back();
-    out.stmts.push_back(ast::while_(ast::boolean(true), strip_trailing_continue(body.stmts)));
+    out.stmts.push_back(ast::while_(ast::boolean(true), strip_trailing_continue(std::move(body.stmts))));
     return follow;
   }
   mark(h);
@@ -3450,7 +3457,7 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
   Seq orelse;
   orelse.stack = eff.stack;
   if (exit != follow) orelse = sequence(exit, follow, eff.stack);
-  out.stmts.push_back(ast::while_(test, strip_trailing_continue(body.stmts), orelse.stmts));
+  out.stmts.push_back(ast::while_(test, strip_trailing_continue(std::move(body.stmts)), std::move(orelse.stmts)));
   out.stack = orelse.stack;
   return follow;
 }
