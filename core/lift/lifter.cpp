@@ -16,6 +16,7 @@
 #include "lift/operators.h"
 #include "lift/sinks.h"
 #include "support/error.h"
+#include "support/spare.h"
 #include "support/tls.h"
 
 namespace unveil::lift {
@@ -96,10 +97,11 @@ struct Lifter::State {
     return out;
   }
   // `room`: items the caller will add (a method call's self), so that adding
-  // them does not grow the vector again.
-  std::vector<Item> pop_items(std::size_t n, std::size_t room = 0) {
+  // them does not grow the vector again. (In storage given back by earlier
+  // calls' arguments: a call's list was an allocation.)
+  RecycledVector<Item> pop_items(std::size_t n, std::size_t room = 0) {
     if (stack.size() < n) fail("stack underflow");
-    std::vector<Item> out;
+    RecycledVector<Item> out = SpareVectors<Item>::take();
     out.reserve(n + room);
     out.insert(out.end(), std::make_move_iterator(stack.end() - std::ptrdiff_t(n)),
                std::make_move_iterator(stack.end()));
@@ -137,7 +139,7 @@ struct Lifter::State {
   // with it and was looked up on every store).
   std::vector<std::pair<ExprPtr, ast::Operator>> inplace{};
   void note_inplace(const ExprPtr& e, ast::Operator op) { inplace.emplace_back(e, op); }
-  void call(Item callable, std::vector<Item> args, std::vector<ast::Keyword> keywords);
+  void call(Item callable, RecycledVector<Item> args, std::vector<ast::Keyword> keywords);
 };
 
 namespace {
@@ -529,7 +531,7 @@ void Lifter::State::store(ExprPtr target, Item item) {
 }
 
 // The callable and its arguments, with decorators, classes and comprehensions.
-void Lifter::State::call(Item callable, std::vector<Item> args, std::vector<ast::Keyword> keywords) {
+void Lifter::State::call(Item callable, RecycledVector<Item> args, std::vector<ast::Keyword> keywords) {
   if (callable.kind == Kind::Marker) {  // a with statement's __exit__(None, None, None)
     push(Item::of(Kind::Marker));
     return;
@@ -610,7 +612,7 @@ using Handler = void (*)(State&);
 
 // Pops n arguments and the callable (with its NULL/self slot, per version).
 void do_call(State& s, std::size_t n, const std::vector<std::string>& kwnames, bool method_slot) {
-  std::vector<Item> args = s.pop_items(n, method_slot ? 1 : 0);
+  RecycledVector<Item> args = s.pop_items(n, method_slot ? 1 : 0);
   std::vector<ast::Keyword> kws;
   if (!kwnames.empty()) {
     if (kwnames.size() > args.size()) s.fail("more keyword names than arguments");

@@ -49,7 +49,12 @@ ExprPtr negate(const ExprPtr& e) {
 }
 
 ExprPtr flatten_boolop(ast::BoolOperator op, const ExprPtr& a, const ExprPtr& b) {
+  auto count = [&](const ExprPtr& x) {
+    auto* bo = x->as<ast::BoolOp>();
+    return bo && bo->op == op ? bo->values.size() : 1;
+  };
   ast::ExprList values;
+  values.reserve(count(a) + count(b));  // (sized once: it grew an operand at a time)
   for (const ExprPtr& x : {a, b}) {
     if (auto* bo = x->as<ast::BoolOp>(); bo && bo->op == op)
       values.insert(values.end(), bo->values.begin(), bo->values.end());
@@ -69,14 +74,14 @@ StmtList strip_trailing_continue(StmtList body) {
   }
   if (auto* i = last->as<ast::If>()) {
     ast::If copy = *i;
-    copy.body = strip_trailing_continue(copy.body);
-    copy.orelse = strip_trailing_continue(copy.orelse);
+    copy.body = strip_trailing_continue(std::move(copy.body));
+    copy.orelse = strip_trailing_continue(std::move(copy.orelse));
     if (copy.orelse.size() == 1 && copy.orelse[0]->is<ast::Continue>()) copy.orelse.clear();
     body.back() = ast::make_stmt(std::move(copy), last->line);
   }
   if (auto* m = last->as<ast::Match>()) {
     ast::Match copy = *m;
-    for (ast::MatchCase& c : copy.cases) c.body = strip_trailing_continue(c.body);
+    for (ast::MatchCase& c : copy.cases) c.body = strip_trailing_continue(std::move(c.body));
     body.back() = ast::make_stmt(std::move(copy), last->line);
   }
   return body;

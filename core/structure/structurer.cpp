@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <deque>
 #include <functional>
 #include <limits>
 #include <iterator>
@@ -756,6 +755,7 @@ const std::vector<BlockId>& Structurer::handler_chain(BlockId b) const {
   std::optional<std::vector<BlockId>>& kept = handler_chains_[b];
   if (kept) return *kept;
   std::vector<BlockId> chain;
+  chain.reserve(4);  // (most are one to three handlers deep: one allocation, not one per handler)
   for (int guard = 0; guard < 256 && b != kNoBlock; ++guard) {
     const auto& h = graph_.block(b).handler;
     if (!h) break;
@@ -2040,11 +2040,13 @@ BlockId Structurer::if_follow_by_search(BlockId b, BlockId t, BlockId f, BlockId
   const std::vector<BlockId>& around = handler_chain(b);
   auto reach = [&](BlockId from) {
     std::vector<bool> seen(graph_.size(), false);
-    std::deque<BlockId> work;
+    // A queue: the blocks taken are kept, `head` is the next one (no std::deque
+    // and its two allocations per search).
+    RecycledVector<BlockId> work = block_list();
+    std::size_t head = 0;
     if (usable(from)) work.push_back(from), seen[from] = true;
-    while (!work.empty()) {
-      BlockId x = work.front();
-      work.pop_front();
+    while (head < work.size()) {
+      BlockId x = work[head++];
       if (x == stop) continue;
       auto next = [&](BlockId to) {
         if (!seen[to] && usable(to)) seen[to] = true, work.push_back(to);
