@@ -659,7 +659,18 @@ void op_call_kw(State& s) {
   auto names = string_tuple(s.pop_value());
   do_call(s, s.cur().arg, names, true);
 }
-void op_kw_names(State& s) { s.kw_names = string_tuple(constant_of(s.arg())); }
+// The names read from the constant itself: through string_tuple, an expression
+// node was made for the tuple and each name, and dropped.
+void op_kw_names(State& s) {
+  std::vector<std::string> names;
+  const ObjectRef tuple = s.arg().constant;
+  if (auto* t = tuple ? tuple->as<TupleValue>() : nullptr) {
+    names.reserve(t->items.size());
+    for (const ObjectRef& o : t->items)
+      if (auto* str = o ? o->as<StrValue>() : nullptr) names.push_back(str->utf8);
+  }
+  s.kw_names = std::move(names);
+}
 
 void op_call_function_ex(State& s) {
   bool has_kwargs = s.row.minor >= 14 || (s.cur().arg & 1);

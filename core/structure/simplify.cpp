@@ -290,11 +290,15 @@ struct Simplifier {
     }
     if (auto* t = s->as<ast::Try>()) {
       ast::Try copy = *t;
+      // Each list of the copy replaced only when it changes (it is a copy already).
+      auto simplify = [](const Simplifier& with, StmtList& list) {
+        if (std::optional<StmtList> changed = with.changed_body(list)) list = std::move(*changed);
+      };
       const Simplifier inner = in_try();
-      copy.body = inner.body(t->body);
-      copy.orelse = inner.body(t->orelse);
-      copy.finalbody = inner.body(t->finalbody);
-      for (auto& h : copy.handlers) h.body = in_handler().body(h.body);
+      simplify(inner, copy.body);
+      simplify(inner, copy.orelse);
+      simplify(inner, copy.finalbody);
+      for (auto& h : copy.handlers) simplify(in_handler(), h.body);
       return ast::make_stmt(std::move(copy), s->line);
     }
     if (s->is<ast::With>() || s->is<ast::AsyncWith>())

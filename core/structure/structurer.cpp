@@ -1070,7 +1070,11 @@ Structurer::HandlerKind Structurer::handler_kind(BlockId h) const {
 
 lift::Stack Structurer::handler_stack(BlockId protected_block, const lift::Stack& stack) const {
   const auto& h = graph_.block(protected_block).handler;
-  lift::Stack out = stack;
+  // (Room for what the handler pushes, at most six: a copy of `stack` at its
+  // size grew again at the first push.)
+  lift::Stack out;
+  out.reserve(stack.size() + 6);
+  out.assign(stack.begin(), stack.end());
   // (3.8 enters a finally body with BEGIN_FINALLY's NULL or with the six
   // items of an exception: a try inside it has the deeper depth statically,
   // the stack it was entered with at run time.)
@@ -1451,7 +1455,7 @@ BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
     auto* sink = dynamic_cast<lift::TargetSink*>(entry_stack.back().sink.get());
     ast::ExprPtr ctx = entry_stack[entry_stack.size() - 2].expr;
     out.stmts.push_back(ast::with_({ast::with_item(ctx, sink ? sink->target() : nullptr)}, std::move(body.stmts)));
-    out.stack = body.stack;
+    out.stack = std::move(body.stack);
     if (done.exit == kNoBlock) return with_suppressed_exit(b, handler, entry_stack, out);
     return done.exit;
   }
@@ -1461,16 +1465,16 @@ BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
     const bool completes = done.exit != kNoBlock;
     if (completes && graph_.instructions(done.exit)[0].op() != Op::BEGIN_FINALLY)
       fail(done.exit, "3.8 try/finally left other than by BEGIN_FINALLY");
-    lift::Stack fin_stack = body.stack;
+    lift::Stack fin_stack = std::move(body.stack);  // (the body's stack is not used after)
     if (!completes) fin_stack.push_back(Item::of(Item::Kind::Marker));  // what BEGIN_FINALLY pushes
     clauses_.push_back(Clause{.finally = true});
-    Seq fin = sequence(completes ? done.exit : handler, kNoBlock, fin_stack);
+    Seq fin = sequence(completes ? done.exit : handler, kNoBlock, std::move(fin_stack));
     BlockId join = clauses_.back().exit;
     clauses_.pop_back();
-    ast::StmtList fin_stmts = fin.stmts;
+    ast::StmtList fin_stmts = std::move(fin.stmts);
     if (fin_stmts.empty()) fin_stmts.push_back(ast::pass());  // `finally: pass`
     out.stmts.push_back(ast::try_(std::move(body.stmts), {}, {}, std::move(fin_stmts)));
-    out.stack = fin.stack;
+    out.stack = std::move(fin.stack);
     return join;
   }
   if (kind == HandlerKind::Finally) {
@@ -1708,6 +1712,17 @@ std::optional<Structurer::Cond> Structurer::pure_condition(BlockId b, const lift
   return c;
 }
 
+namespace {
+// Whether test `t` may be the first link of a chained comparison (`a < b < c`)
+// on `stack`: a comparison whose last operand is still on the stack for the
+// next link. Most tests are not: the callers copy the stack only for one that is.
+bool may_start_chain(const ast::ExprPtr& t, const lift::Stack& stack) {
+  auto* cmp = t->as<ast::Compare>();
+  return cmp && !cmp->comparators.empty() && !stack.empty() && stack.back().kind == Item::Kind::Value &&
+         stack.back().expr == cmp->comparators.back();
+}
+}  // namespace
+
 // A chained comparison (`lo <= x < hi`) that starts at block `b` and leaves
 // `stack` as it was: one link of an and/or chain. Its other blocks go to `used`.
 std::optional<Structurer::Cond> Structurer::chained_link(BlockId b, const lift::Stack& stack,
@@ -1731,6 +1746,7 @@ std::optional<Structurer::Cond> Structurer::chained_link(BlockId b, const lift::
     if (eff.stack[k].expr != stack[k].expr) return std::nullopt;
   BlockId taken = jump_successor(b), fall = fall_successor(b);
   Cond c = eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
+  if (!may_start_chain(c.expr, eff.stack)) return std::nullopt;  // (chain_links' own first test, before the copy)
   lift::Stack work = eff.stack;
   RecycledVector<BlockId> links = block_list();
   auto chain = chain_links(b, c, work, links);
@@ -2338,6 +2354,7 @@ std::optional<Structurer::Cond> Structurer::chained_condition(BlockId head, Cond
 // appended to `used` (nothing is marked), `stack` becomes the stack after it.
 std::optional<Structurer::Cond> Structurer::chain_links(BlockId head, Cond c, lift::Stack& stack,
                                                         std::vector<BlockId>& taken) {
+  if (!may_start_chain(c.expr, stack)) return std::nullopt;  // (before the copy: most do not)
   lift::Stack work = stack;
   RecycledVector<BlockId> used = block_list();
   bool linked = false;
@@ -2349,7 +2366,7 @@ std::optional<Structurer::Cond> Structurer::chain_links(BlockId head, Cond c, li
     BlockId next = c.t, cleanup = c.f;
     bool shared = cleanup < graph_.size() && !emitted_[cleanup];
     if (!single_entry(next) || !(single_entry(cleanup) || shared)) break;
-    lift::Stack rest(work.begin(), work.end() - 1);
+    const std::span<const Item> rest(work.data(), work.size() - 1);  // (read before work changes)
     std::shared_ptr<const lift::BlockEffect> lifted;
     try {
       lifted = lifter_.effect(graph_, next, work);
@@ -2398,7 +2415,7 @@ std::optional<Structurer::Cond> Structurer::chain_links(BlockId head, Cond c, li
     if (!inside) return std::nullopt;
   }
   taken.insert(taken.end(), used.begin(), used.end());
-  stack = work;
+  stack = std::move(work);
   return c;
 }
 
@@ -2581,24 +2598,27 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
   if (then_seq.open && else_seq.open) {
     if (then_seq.stack.size() != else_seq.stack.size())
       fail(b, "stack depth differs between the arms of a branch");
-    merged = then_seq.stack;
+    // The then arm's stack becomes the merged one (not a copy): each slot is
+    // read as the then arm's before it is replaced.
+    merged = std::move(then_seq.stack);
     for (std::size_t k = 0; k < merged.size(); ++k) {
-      if (then_seq.stack[k].expr == else_seq.stack[k].expr) continue;
-      if (then_seq.stack[k].kind != Item::Kind::Value || else_seq.stack[k].kind != Item::Kind::Value)
+      const ast::ExprPtr& then_value = merged[k].expr;
+      if (then_value == else_seq.stack[k].expr) continue;
+      if (merged[k].kind != Item::Kind::Value || else_seq.stack[k].kind != Item::Kind::Value)
         fail(b, "non-value merged at a branch");
       if (!then_seq.stmts.empty() || !else_seq.stmts.empty()) {
         // Arms with statements that leave different values (generated code):
         // each arm stores its value in one temporary, computed where it was.
         std::string t = lifter_.new_temporary();
-        then_seq.stmts.push_back(ast::assign(ast::name(t, ast::ExprContext::Store), then_seq.stack[k].expr));
+        then_seq.stmts.push_back(ast::assign(ast::name(t, ast::ExprContext::Store), then_value));
         else_seq.stmts.push_back(ast::assign(ast::name(t, ast::ExprContext::Store), else_seq.stack[k].expr));
         merged[k] = Item::value(ast::name(t));
         continue;
       }
-      merged[k] = Item::value(ast::if_exp(test, then_seq.stack[k].expr, else_seq.stack[k].expr));
+      merged[k] = Item::value(ast::if_exp(test, then_value, else_seq.stack[k].expr));
     }
   } else {
-    merged = then_seq.open ? then_seq.stack : else_seq.stack;
+    merged = std::move(then_seq.open ? then_seq.stack : else_seq.stack);  // (the arms' stacks are not used after)
   }
   bool is_value = then_seq.open && else_seq.open && then_seq.stmts.empty() &&
                   else_seq.stmts.empty() && [&] {
@@ -2639,14 +2659,14 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
       out.stmts.push_back(stmt);
     }
   }
-  out.stack = merged;
+  out.stack = std::move(merged);
   if (!then_seq.open && !else_seq.open) return kNoBlock;
   // Every arm that goes on left the try body: so did the if (the sequence
   // goes on where they left, and leaves too).
   // (Only instead of a follow inside the region, which no arm reaches.)
   if (!regions_.empty() && regions_.back().exit != kNoBlock && (runs_off(then_seq) || runs_off(else_seq)) &&
       !goes_on_inside(then_seq) && !goes_on_inside(else_seq) && follow != kNoBlock &&
-      !leaves_region(follow, merged.size()))
+      !leaves_region(follow, out.stack.size()))
     return regions_.back().exit;
   return follow;
 }
@@ -3179,12 +3199,12 @@ BlockId Structurer::structure_async_for(BlockId h, const AsyncForHead& head, Seq
   // END_ASYNC_FOR drops the exception and the iterator; when nothing follows
   // it in the loop (no `else` that a `break` skips) it starts what follows.
   lift::Stack exit_stack = handler_stack(head.anext, stack);
-  Seq orelse;
-  orelse.stack = exit_stack;
-  if (exit != follow) orelse = sequence(exit, follow, exit_stack);
+  Seq orelse;  // (given the exit stack, not a copy: it is not used after)
+  if (exit != follow) orelse = sequence(exit, follow, std::move(exit_stack));
+  else orelse.stack = std::move(exit_stack);
   ast::StmtPtr loop_stmt =
       ast::async_for(sink->target(), iter, strip_trailing_continue(std::move(body.stmts)), std::move(orelse.stmts));
-  out.stack = orelse.stack;
+  out.stack = std::move(orelse.stack);
   if (exit != follow) {
     if (auto comp = inlined_comprehension(*loop_stmt, out.stack, loop)) {
       out.stack.back() = Item::value(comp);
@@ -3376,9 +3396,9 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
     if (!sink->target()) fail(h, "for loop without a target");
     lift::Stack exit_stack = stack;
     if (lift::version_row(code_.traits->minor).for_iter_exit_pops) exit_stack.pop_back();
-    Seq orelse;
-    orelse.stack = exit_stack;
-    if (exit != follow) orelse = sequence(exit, follow, exit_stack);
+    Seq orelse;  // (given the exit stack, not a copy: it is not used after)
+    if (exit != follow) orelse = sequence(exit, follow, std::move(exit_stack));
+    else orelse.stack = std::move(exit_stack);
     if (tail) {
       // The code after the loop once, after it; the else ends in a copy of
       // it, or leaves the frame otherwise.
@@ -3389,12 +3409,12 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
       out.stmts.push_back(
           ast::for_(sink->target(), iter, strip_trailing_continue(std::move(body.stmts)), std::move(orelse.stmts)));
       out.stmts.insert(out.stmts.end(), tail->stmts.begin(), tail->stmts.end());
-      out.stack = orelse.stack;
+      out.stack = std::move(orelse.stack);
       return kNoBlock;
     }
     ast::StmtPtr loop_stmt =
         ast::for_(sink->target(), iter, strip_trailing_continue(std::move(body.stmts)), std::move(orelse.stmts));
-    out.stack = orelse.stack;
+    out.stack = std::move(orelse.stack);
     if (auto comp = inlined_comprehension(*loop_stmt, out.stack, loop)) {
       out.stack.back() = Item::value(comp);
       return follow;
@@ -3456,11 +3476,11 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
   context_.push_back(loop_context(h, follow, loop));
   Seq body = sequence(body_block, kNoBlock, eff.stack);
   context_.pop_back();
-  Seq orelse;
-  orelse.stack = eff.stack;
-  if (exit != follow) orelse = sequence(exit, follow, eff.stack);
+  Seq orelse;  // (given the exit stack, not a copy: it is not used after)
+  if (exit != follow) orelse = sequence(exit, follow, std::move(eff.stack));
+  else orelse.stack = std::move(eff.stack);
   out.stmts.push_back(ast::while_(test, strip_trailing_continue(std::move(body.stmts)), std::move(orelse.stmts)));
-  out.stack = orelse.stack;
+  out.stack = std::move(orelse.stack);
   return follow;
 }
 
