@@ -3,7 +3,12 @@
 namespace unveil::ast {
 
 ExprPtr constant(ObjectRef value) { return make_expr(Constant{std::move(value)}); }
-ExprPtr none() { return constant(make_object(NoneValue{})); }
+ExprPtr none() {
+  // One None object for every such constant, as the readers share theirs (a
+  // new one per node was an allocation).
+  static const ObjectRef value = make_object(NoneValue{});
+  return constant(value);
+}
 ExprPtr boolean(bool value) { return constant(make_object(BoolValue{value})); }
 ExprPtr integer(std::int64_t value) {
   return constant(make_object(IntValue{value, {}, value < 0}));

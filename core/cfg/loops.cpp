@@ -163,6 +163,7 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
     const Edge& edge = graph.edges()[e];
     if (!f.filter_.accepts(edge.kind) || !dom.contains(edge.from)) continue;
     if (dom.dominates(edge.to, edge.from)) {
+      if (f.back_edges_.empty()) f.back_edges_ = SpareVectors<std::uint32_t>::take();
       f.back_edges_.push_back(e);
       back.emplace_back(edge.to, edge.from);
     } else if (edge.to <= edge.from) {
@@ -180,6 +181,8 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
   // No back edge, no loop (most functions): skip the walk and its per-block tables.
   // (Without loops the per-block tables stay empty: their lookups answer kNoLoop.)
   if (!f.back_edges_.empty()) {
+    f.innermost_ = SpareVectors<LoopId>::take();
+    f.header_of_ = SpareVectors<LoopId>::take();
     f.innermost_.assign(n, kNoLoop);
     f.header_of_.assign(n, kNoLoop);
     // Headers innermost first (reverse preorder). Walking back from the latches
@@ -195,6 +198,7 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
     std::vector<LoopId>& created = s.created;  // header -> temporary loop index
     created.assign(n, kNoLoop);
     std::vector<Loop> found;
+    found.reserve(back.size());  // (at most a loop per back edge)
     for (auto it = pre.rbegin(); it != pre.rend(); ++it) {
       const BlockId h = *it;
       if (first_back[h] == kNoLoop) continue;
@@ -242,6 +246,7 @@ LoopForest LoopForest::find(const Graph& graph, const DominatorTree& dom) {
     }
 
     // Renumber by header id so that an enclosing loop precedes its children.
+    f.loops_.reserve(found.size());
     std::vector<LoopId> order(found.size());
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(),

@@ -10,6 +10,7 @@
 
 #include "cfg/dominators.h"
 #include "cfg/graph.h"
+#include "support/spare.h"
 
 namespace unveil::cfg {
 
@@ -66,9 +67,11 @@ class LoopForest {
  private:
   EdgeFilter filter_;
   std::vector<Loop> loops_;
-  std::vector<LoopId> innermost_;  // per block
-  std::vector<LoopId> header_of_;  // per block: the loop it heads
-  std::vector<std::uint32_t> back_edges_;
+  // (Storage of the thread's spare vectors: one structurer after another
+  // each made these.)
+  RecycledVector<LoopId> innermost_;  // per block
+  RecycledVector<LoopId> header_of_;  // per block: the loop it heads
+  RecycledVector<std::uint32_t> back_edges_;
   std::vector<IrreducibleRegion> irreducible_;
 };
 

@@ -66,11 +66,17 @@ ast::Arguments signature(const lift::FunctionValue& f) {
   auto name_at = [&](std::size_t i) { return i < names.size() ? names[i] : "_arg" + std::to_string(i); };
   auto make = [&](std::size_t i) {
     std::string n = name_at(i);
-    return ast::arg(n, lookup(f, n));
+    ast::ExprPtr annotation = lookup(f, n);
+    return ast::arg(std::move(n), std::move(annotation));
   };
   std::size_t npos = std::size_t(std::max(0, c.argcount));
   std::size_t nposonly = std::size_t(std::max(0, c.posonlyargcount));
   std::size_t nkw = std::size_t(std::max(0, c.kwonlyargcount));
+  // (Sized once: each list grew an argument at a time.)
+  a.posonlyargs.reserve(std::min(nposonly, npos));
+  a.args.reserve(npos - std::min(nposonly, npos));
+  a.kwonlyargs.reserve(nkw);
+  a.kw_defaults.reserve(nkw);
   for (std::size_t i = 0; i < npos; ++i) (i < nposonly ? a.posonlyargs : a.args).push_back(make(i));
   std::size_t next = npos;
   for (std::size_t i = 0; i < nkw; ++i) {

@@ -16,6 +16,7 @@
 #include "lift/operators.h"
 #include "lift/sinks.h"
 #include "support/error.h"
+#include "support/spare.h"
 #include "support/tls.h"
 
 namespace unveil::lift {
@@ -95,15 +96,23 @@ struct Lifter::State {
     for (std::size_t k = n; k-- > 0;) out[k] = pop_value();
     return out;
   }
-  std::vector<Item> pop_items(std::size_t n) {
+  // `room`: items the caller will add (a method call's self), so that adding
+  // them does not grow the vector again. (In storage given back by earlier
+  // calls' arguments: a call's list was an allocation.)
+  RecycledVector<Item> pop_items(std::size_t n, std::size_t room = 0) {
     if (stack.size() < n) fail("stack underflow");
-    std::vector<Item> out(std::make_move_iterator(stack.end() - std::ptrdiff_t(n)),
-                          std::make_move_iterator(stack.end()));
+    RecycledVector<Item> out = SpareVectors<Item>::take();
+    out.reserve(n + room);
+    out.insert(out.end(), std::make_move_iterator(stack.end() - std::ptrdiff_t(n)),
+               std::make_move_iterator(stack.end()));
     stack.resize(stack.size() - n);
     return out;
   }
   void emit(ast::StmtPtr s) {
     s = spill_for(std::move(s));
+    // Room for a few statements at the first: growing one at a time was an
+    // allocation per statement for most blocks (more room cost more than it saved).
+    if (stmts.capacity() == 0) stmts.reserve(4);
     stmts.push_back(std::move(s));
   }
   // Values still on the stack were computed before `s` runs. Those `s` could
@@ -130,7 +139,7 @@ struct Lifter::State {
   // with it and was looked up on every store).
   std::vector<std::pair<ExprPtr, ast::Operator>> inplace{};
   void note_inplace(const ExprPtr& e, ast::Operator op) { inplace.emplace_back(e, op); }
-  void call(Item callable, std::vector<Item> args, std::vector<ast::Keyword> keywords);
+  void call(Item callable, RecycledVector<Item> args, std::vector<ast::Keyword> keywords);
 };
 
 namespace {
@@ -522,7 +531,7 @@ void Lifter::State::store(ExprPtr target, Item item) {
 }
 
 // The callable and its arguments, with decorators, classes and comprehensions.
-void Lifter::State::call(Item callable, std::vector<Item> args, std::vector<ast::Keyword> keywords) {
+void Lifter::State::call(Item callable, RecycledVector<Item> args, std::vector<ast::Keyword> keywords) {
   if (callable.kind == Kind::Marker) {  // a with statement's __exit__(None, None, None)
     push(Item::of(Kind::Marker));
     return;
@@ -590,6 +599,7 @@ void Lifter::State::call(Item callable, std::vector<Item> args, std::vector<ast:
   }
   ExprPtr func = value(std::move(callable));
   ExprList values;
+  values.reserve(args.size());
   for (Item& a : args) values.push_back(value(std::move(a)));
   push(ast::call(func, std::move(values), std::move(keywords)));
 }
@@ -602,11 +612,12 @@ using Handler = void (*)(State&);
 
 // Pops n arguments and the callable (with its NULL/self slot, per version).
 void do_call(State& s, std::size_t n, const std::vector<std::string>& kwnames, bool method_slot) {
-  std::vector<Item> args = s.pop_items(n);
+  RecycledVector<Item> args = s.pop_items(n, method_slot ? 1 : 0);
   std::vector<ast::Keyword> kws;
   if (!kwnames.empty()) {
     if (kwnames.size() > args.size()) s.fail("more keyword names than arguments");
     std::size_t first = args.size() - kwnames.size();
+    kws.reserve(kwnames.size());
     for (std::size_t k = 0; k < kwnames.size(); ++k)
       kws.push_back(ast::keyword(kwnames[k], s.value(std::move(args[first + k]))));
     args.resize(first);
@@ -648,7 +659,18 @@ void op_call_kw(State& s) {
   auto names = string_tuple(s.pop_value());
   do_call(s, s.cur().arg, names, true);
 }
-void op_kw_names(State& s) { s.kw_names = string_tuple(constant_of(s.arg())); }
+// The names read from the constant itself: through string_tuple, an expression
+// node was made for the tuple and each name, and dropped.
+void op_kw_names(State& s) {
+  std::vector<std::string> names;
+  const ObjectRef tuple = s.arg().constant;
+  if (auto* t = tuple ? tuple->as<TupleValue>() : nullptr) {
+    names.reserve(t->items.size());
+    for (const ObjectRef& o : t->items)
+      if (auto* str = o ? o->as<StrValue>() : nullptr) names.push_back(str->utf8);
+  }
+  s.kw_names = std::move(names);
+}
 
 void op_call_function_ex(State& s) {
   bool has_kwargs = s.row.minor >= 14 || (s.cur().arg & 1);
@@ -1866,11 +1888,15 @@ bool parallel_store(State& s) {
     else break;
   }
   if (n == 0) return false;
-  std::vector<std::string> targets;  // in store order
+  // In store order; views into the code's name tables. A lone store (most of
+  // them) keeps none: its name is resolved all the same, to fail as before.
+  std::vector<std::string_view> targets;
+  if (n >= 2) targets.reserve(n);
   for (std::size_t x = s.pos; x < k; ++x) {
     ResolvedArg a = resolve_argument(s.code, s.ins[x]);
-    targets.emplace_back(a.text);
-    if (s.ins[x].op() == Op::STORE_FAST_STORE_FAST) targets.emplace_back(a.second);
+    if (n < 2) continue;
+    targets.push_back(a.text);
+    if (s.ins[x].op() == Op::STORE_FAST_STORE_FAST) targets.push_back(a.second);
   }
   // Only where the stores take exactly the pending values (no more stores).
   if (n < 2 || s.stack.size() < n) return false;
@@ -1883,6 +1909,7 @@ bool parallel_store(State& s) {
   // Stores that could also be separate statements (a value computed for the
   // first store only) never leave two values pending, so this is a tuple.
   ExprList values = s.pop_values(n), names;
+  names.reserve(n);
   for (std::size_t i = n; i-- > 0;) names.push_back(ast::name(targets[i], ast::ExprContext::Store));
   s.emit(ast::assign(ast::tuple(names, ast::ExprContext::Store), ast::tuple(values)));
   s.pos = k - 1;

@@ -49,7 +49,12 @@ ExprPtr negate(const ExprPtr& e) {
 }
 
 ExprPtr flatten_boolop(ast::BoolOperator op, const ExprPtr& a, const ExprPtr& b) {
+  auto count = [&](const ExprPtr& x) {
+    auto* bo = x->as<ast::BoolOp>();
+    return bo && bo->op == op ? bo->values.size() : 1;
+  };
   ast::ExprList values;
+  values.reserve(count(a) + count(b));  // (sized once: it grew an operand at a time)
   for (const ExprPtr& x : {a, b}) {
     if (auto* bo = x->as<ast::BoolOp>(); bo && bo->op == op)
       values.insert(values.end(), bo->values.begin(), bo->values.end());
@@ -69,14 +74,14 @@ StmtList strip_trailing_continue(StmtList body) {
   }
   if (auto* i = last->as<ast::If>()) {
     ast::If copy = *i;
-    copy.body = strip_trailing_continue(copy.body);
-    copy.orelse = strip_trailing_continue(copy.orelse);
+    copy.body = strip_trailing_continue(std::move(copy.body));
+    copy.orelse = strip_trailing_continue(std::move(copy.orelse));
     if (copy.orelse.size() == 1 && copy.orelse[0]->is<ast::Continue>()) copy.orelse.clear();
     body.back() = ast::make_stmt(std::move(copy), last->line);
   }
   if (auto* m = last->as<ast::Match>()) {
     ast::Match copy = *m;
-    for (ast::MatchCase& c : copy.cases) c.body = strip_trailing_continue(c.body);
+    for (ast::MatchCase& c : copy.cases) c.body = strip_trailing_continue(std::move(c.body));
     body.back() = ast::make_stmt(std::move(copy), last->line);
   }
   return body;
@@ -285,11 +290,15 @@ struct Simplifier {
     }
     if (auto* t = s->as<ast::Try>()) {
       ast::Try copy = *t;
+      // Each list of the copy replaced only when it changes (it is a copy already).
+      auto simplify = [](const Simplifier& with, StmtList& list) {
+        if (std::optional<StmtList> changed = with.changed_body(list)) list = std::move(*changed);
+      };
       const Simplifier inner = in_try();
-      copy.body = inner.body(t->body);
-      copy.orelse = inner.body(t->orelse);
-      copy.finalbody = inner.body(t->finalbody);
-      for (auto& h : copy.handlers) h.body = in_handler().body(h.body);
+      simplify(inner, copy.body);
+      simplify(inner, copy.orelse);
+      simplify(inner, copy.finalbody);
+      for (auto& h : copy.handlers) simplify(in_handler(), h.body);
       return ast::make_stmt(std::move(copy), s->line);
     }
     if (s->is<ast::With>() || s->is<ast::AsyncWith>())

@@ -3,10 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <deque>
 #include <functional>
 #include <limits>
-#include <queue>
 #include <iterator>
 #include <unordered_map>
 #include <unordered_set>
@@ -531,9 +529,14 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
     lift::BlockEffect eff = first == 0 ? lifter_.run(graph_, b, std::move(out.stack))
                                        : lifter_.run(graph_, b, std::move(out.stack), first, graph_.instructions(b).size());
     first = 0;
-    // Moved: only the count of eff.stmts is looked at below.
-    out.stmts.insert(out.stmts.end(), std::make_move_iterator(eff.stmts.begin()),
-                     std::make_move_iterator(eff.stmts.end()));
+    // Moved: only their count is looked at below. (The first block's list is
+    // taken whole: a copy of it was an allocation per sequence.)
+    const std::size_t lifted = eff.stmts.size();
+    if (out.stmts.empty())
+      std::swap(out.stmts, eff.stmts);
+    else
+      out.stmts.insert(out.stmts.end(), std::make_move_iterator(eff.stmts.begin()),
+                       std::make_move_iterator(eff.stmts.end()));
     // (Only the branch cases read eff.stack again: the others take it.)
     if (eff.term.kind == TK::Branch || eff.term.kind == TK::KeepBranch)
       out.stack = eff.stack;
@@ -571,7 +574,7 @@ Structurer::Seq Structurer::sequence_raw(BlockId b, BlockId stop, lift::Stack st
         // its POP_EXCEPT: that is `break`, or the clause's end.
         if (eff.pop_except && eff.after_pop_except < graph_.instructions(b).size()) {
           auto keep_before_copy = [&] {
-            out.stmts.resize(out.stmts.size() - (eff.stmts.size() - eff.stmts_before_pop_except));
+            out.stmts.resize(out.stmts.size() - (lifted - eff.stmts_before_pop_except));
           };
           // (`except E as e:` unbinds e first: e = None; del e.)
           std::size_t copy = eff.after_pop_except;
@@ -752,6 +755,7 @@ const std::vector<BlockId>& Structurer::handler_chain(BlockId b) const {
   std::optional<std::vector<BlockId>>& kept = handler_chains_[b];
   if (kept) return *kept;
   std::vector<BlockId> chain;
+  chain.reserve(4);  // (most are one to three handlers deep: one allocation, not one per handler)
   for (int guard = 0; guard < 256 && b != kNoBlock; ++guard) {
     const auto& h = graph_.block(b).handler;
     if (!h) break;
@@ -802,7 +806,8 @@ std::optional<BlockId> Structurer::region_to_enter(BlockId b) const {
 // Every path from `b` ends the frame (return/raise) in code that only `b`
 // leads to, laid out before `limit`.
 bool Structurer::only_ends_frame(BlockId b, std::uint32_t limit, bool raising) const {
-  std::vector<BlockId> work{b};
+  RecycledVector<BlockId> work = block_list();
+  work.push_back(b);
   auto seen = block_marks();
   seen[b] = true;
   while (!work.empty()) {
@@ -1065,7 +1070,11 @@ Structurer::HandlerKind Structurer::handler_kind(BlockId h) const {
 
 lift::Stack Structurer::handler_stack(BlockId protected_block, const lift::Stack& stack) const {
   const auto& h = graph_.block(protected_block).handler;
-  lift::Stack out = stack;
+  // (Room for what the handler pushes, at most six: a copy of `stack` at its
+  // size grew again at the first push.)
+  lift::Stack out;
+  out.reserve(stack.size() + 6);
+  out.assign(stack.begin(), stack.end());
   // (3.8 enters a finally body with BEGIN_FINALLY's NULL or with the six
   // items of an exception: a try inside it has the deeper depth statically,
   // the stack it was entered with at run time.)
@@ -1445,8 +1454,8 @@ BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
       fail(b, "with statement without BEFORE_WITH");
     auto* sink = dynamic_cast<lift::TargetSink*>(entry_stack.back().sink.get());
     ast::ExprPtr ctx = entry_stack[entry_stack.size() - 2].expr;
-    out.stmts.push_back(ast::with_({ast::with_item(ctx, sink ? sink->target() : nullptr)}, body.stmts));
-    out.stack = body.stack;
+    out.stmts.push_back(ast::with_({ast::with_item(ctx, sink ? sink->target() : nullptr)}, std::move(body.stmts)));
+    out.stack = std::move(body.stack);
     if (done.exit == kNoBlock) return with_suppressed_exit(b, handler, entry_stack, out);
     return done.exit;
   }
@@ -1456,16 +1465,16 @@ BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
     const bool completes = done.exit != kNoBlock;
     if (completes && graph_.instructions(done.exit)[0].op() != Op::BEGIN_FINALLY)
       fail(done.exit, "3.8 try/finally left other than by BEGIN_FINALLY");
-    lift::Stack fin_stack = body.stack;
+    lift::Stack fin_stack = std::move(body.stack);  // (the body's stack is not used after)
     if (!completes) fin_stack.push_back(Item::of(Item::Kind::Marker));  // what BEGIN_FINALLY pushes
     clauses_.push_back(Clause{.finally = true});
-    Seq fin = sequence(completes ? done.exit : handler, kNoBlock, fin_stack);
+    Seq fin = sequence(completes ? done.exit : handler, kNoBlock, std::move(fin_stack));
     BlockId join = clauses_.back().exit;
     clauses_.pop_back();
-    ast::StmtList fin_stmts = fin.stmts;
+    ast::StmtList fin_stmts = std::move(fin.stmts);
     if (fin_stmts.empty()) fin_stmts.push_back(ast::pass());  // `finally: pass`
-    out.stmts.push_back(ast::try_(body.stmts, {}, {}, fin_stmts));
-    out.stack = fin.stack;
+    out.stmts.push_back(ast::try_(std::move(body.stmts), {}, {}, std::move(fin_stmts)));
+    out.stack = std::move(fin.stack);
     return join;
   }
   if (kind == HandlerKind::Finally) {
@@ -1475,7 +1484,7 @@ BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
     raising_finally_.push_back(regions_.size());
     Seq fin = sequence(handler, kNoBlock, hs);
     raising_finally_.pop_back();
-    ast::StmtList body_stmts = body.stmts;
+    ast::StmtList body_stmts = std::move(body.stmts);  // (only its stack is used after)
     // `return` inside try: the finally copy sits just before it. (3.12+
     // may have copied the return into the arms of an if that ends the
     // finally copy: each arm's return is the one after the if.)
@@ -1491,7 +1500,7 @@ BlockId Structurer::structure_try(BlockId b, BlockId handler, Seq& out) {
       }
     }
     if (fin.stmts.empty()) fin.stmts.push_back(ast::pass());  // `finally: pass`
-    out.stmts.push_back(ast::try_(body_stmts, {}, {}, fin.stmts));
+    out.stmts.push_back(ast::try_(std::move(body_stmts), {}, {}, fin.stmts));
     // A body that never completes (it returns) has no normal-path copy.
     if (done.exit != kNoBlock) out.finally_copies.emplace_back(out.stmts.size(), fin.stmts);
     out.stack = body.stack;
@@ -1517,7 +1526,7 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
     bool typed = is_exc_match_block(graph_, c);
     if (!typed) {
       Seq cb = clause_body(c, st, join, done.exit, tail, handlers.size());
-      handlers.push_back(ast::except_handler(nullptr, std::nullopt, cb.stmts));
+      handlers.push_back(ast::except_handler(nullptr, std::nullopt, std::move(cb.stmts)));
       break;
     }
     mark(c);
@@ -1534,8 +1543,8 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
     std::optional<std::string> name;
     if (sink && sink->target())
       if (auto* n = sink->target()->as<ast::Name>()) name = n->id;
-    ast::StmtList stmts = name ? drop_exception_unbind(cb.stmts, *name) : cb.stmts;
-    handlers.push_back(ast::except_handler(eff.term.cond, name, stmts));
+    ast::StmtList stmts = name ? drop_exception_unbind(cb.stmts, *name) : std::move(cb.stmts);
+    handlers.push_back(ast::except_handler(eff.term.cond, std::move(name), std::move(stmts)));
     st = eff.stack;
     c = next;
   }
@@ -1548,7 +1557,8 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
   const BlockId clauses_left = regions_.empty() ? kNoBlock : regions_.back().exit;
   auto else_reaches = [&](BlockId to) {
     auto seen = block_marks();
-    std::vector<BlockId> work{done.exit};
+    RecycledVector<BlockId> work = block_list();
+    work.push_back(done.exit);
     seen[done.exit] = true;
     while (!work.empty()) {
       const BlockId x = work.back();
@@ -1564,12 +1574,12 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
       clauses_left != done.exit && else_reaches(clauses_left)) {
     Seq e = sequence(done.exit, clauses_left, body.stack);
     if (!e.open || e.left) fail(done.exit, "except clauses leave the try body where its else does not go");
-    orelse = e.stmts;
+    orelse = std::move(e.stmts);
     next = clauses_left;
     after_stack = e.stack;
   } else if (join.block != kNoBlock && done.exit != kNoBlock && done.exit != join.block) {
     Seq e = sequence(done.exit, join.block, body.stack);
-    orelse = e.stmts;
+    orelse = std::move(e.stmts);
     if (e.left) {
       // The body's way on leaves the enclosing try body without a statement
       // (its end): the code where the clauses go on is theirs alone, and
@@ -1594,7 +1604,7 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
       Seq e = sequence(done.exit, *end, body.stack);
       const auto* ret = e.stmts.size() == 1 ? e.stmts[0]->as<ast::Return>() : nullptr;
       bool implicit_end = !e.open && ret && (!ret->value || ast::is_none(ret->value));
-      if (!implicit_end) orelse = e.stmts;
+      if (!implicit_end) orelse = std::move(e.stmts);
       next = e.open ? *end : kNoBlock;
       after_stack = e.stack;
     }
@@ -1609,18 +1619,18 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
         lift::version_row(code_.traits->minor).inlines_small_exits) {
       if (auto end = else_end(done.exit, handler); end && *end == kNoBlock) {
         Seq e = sequence(done.exit, kNoBlock, body.stack);
-        orelse = e.stmts;
+        orelse = std::move(e.stmts);
         if (orelse.size() >= once.size() &&
             unparse(ast::StmtList(orelse.end() - std::ptrdiff_t(once.size()), orelse.end())) == unparse(once))
           orelse.resize(orelse.size() - once.size());
-        out.stmts.push_back(ast::try_(body.stmts, handlers, orelse));
+        out.stmts.push_back(ast::try_(std::move(body.stmts), std::move(handlers), std::move(orelse)));
         out.stmts.insert(out.stmts.end(), once.begin(), once.end());
         return kNoBlock;
       }
     }
     if (tail.same && join.block == kNoBlock && done.exit == kNoBlock) {
       // The code after the try, once.
-      out.stmts.push_back(ast::try_(body.stmts, handlers, orelse));
+      out.stmts.push_back(ast::try_(std::move(body.stmts), std::move(handlers), std::move(orelse)));
       const ast::StmtList& once = tail.handlers.front().second;
       out.stmts.insert(out.stmts.end(), once.begin(), once.end());
       return kNoBlock;
@@ -1629,7 +1639,7 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
     // `return` written in its clause): each stays where it is.
     for (auto& [k, stmts] : tail.handlers) handlers[k].body.insert(handlers[k].body.end(), stmts.begin(), stmts.end());
   }
-  out.stmts.push_back(ast::try_(body.stmts, handlers, orelse));
+  out.stmts.push_back(ast::try_(std::move(body.stmts), std::move(handlers), std::move(orelse)));
   out.stack = after_stack;
   return next;
 }
@@ -1640,7 +1650,8 @@ BlockId Structurer::structure_except(BlockId b, BlockId handler, Seq& body, Regi
 std::optional<BlockId> Structurer::else_end(BlockId start, BlockId handler) const {
   const std::uint32_t limit = graph_.block(handler).begin;
   auto seen = block_marks();
-  std::vector<BlockId> work{start};
+  RecycledVector<BlockId> work = block_list();
+  work.push_back(start);
   seen[start] = true;
   BlockId end = kNoBlock;
   while (!work.empty()) {
@@ -1701,6 +1712,17 @@ std::optional<Structurer::Cond> Structurer::pure_condition(BlockId b, const lift
   return c;
 }
 
+namespace {
+// Whether test `t` may be the first link of a chained comparison (`a < b < c`)
+// on `stack`: a comparison whose last operand is still on the stack for the
+// next link. Most tests are not: the callers copy the stack only for one that is.
+bool may_start_chain(const ast::ExprPtr& t, const lift::Stack& stack) {
+  auto* cmp = t->as<ast::Compare>();
+  return cmp && !cmp->comparators.empty() && !stack.empty() && stack.back().kind == Item::Kind::Value &&
+         stack.back().expr == cmp->comparators.back();
+}
+}  // namespace
+
 // A chained comparison (`lo <= x < hi`) that starts at block `b` and leaves
 // `stack` as it was: one link of an and/or chain. Its other blocks go to `used`.
 std::optional<Structurer::Cond> Structurer::chained_link(BlockId b, const lift::Stack& stack,
@@ -1724,8 +1746,9 @@ std::optional<Structurer::Cond> Structurer::chained_link(BlockId b, const lift::
     if (eff.stack[k].expr != stack[k].expr) return std::nullopt;
   BlockId taken = jump_successor(b), fall = fall_successor(b);
   Cond c = eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
+  if (!may_start_chain(c.expr, eff.stack)) return std::nullopt;  // (chain_links' own first test, before the copy)
   lift::Stack work = eff.stack;
-  std::vector<BlockId> links;
+  RecycledVector<BlockId> links = block_list();
   auto chain = chain_links(b, c, work, links);
   if (!chain || work.size() != stack.size()) return std::nullopt;
   for (std::size_t k = 0; k < stack.size(); ++k)
@@ -1740,7 +1763,7 @@ std::optional<Structurer::Cond> Structurer::chained_link(BlockId b, const lift::
 // with a shared target is one `and`/`or` condition. The block fed may itself
 // be such a chain (`a or b and c`): it is collapsed first, and taken whole.
 Structurer::Cond Structurer::collapse(BlockId head, Cond c, const lift::Stack& stack) {
-  std::vector<BlockId> used;
+  RecycledVector<BlockId> used = block_list();
   c = collapse_unmarked(head, c, stack, used);
   for (BlockId u : used) mark(u);
   return c;
@@ -1883,8 +1906,10 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
     if (p >= graph_.size() || rpo_index_[p] == 0xffffffffu) return false;
     const std::uint32_t limit = rpo_index_[p];
     // (An arm that ends the frame or leaves the loop does not go around.)
-    std::vector<BlockId> work{from};
-    std::unordered_set<BlockId> seen{from};
+    RecycledVector<BlockId> work = block_list();
+    work.push_back(from);
+    auto seen = block_marks();
+    seen[from] = true;
     bool around = false;
     while (!work.empty()) {
       const BlockId x = work.back();
@@ -1897,7 +1922,8 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
           around = around || context_.back().continues_at(e.to);  // else it leaves the loop
         } else if (rpo_index_[e.to] >= limit || rpo_index_[e.to] <= rpo_index_[x]) {
           around = true;  // past p, or back, within the loop
-        } else if (seen.insert(e.to).second) {
+        } else if (!seen[e.to]) {
+          seen[e.to] = true;
           work.push_back(e.to);
         }
       });
@@ -1919,11 +1945,16 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
   auto from = [&](BlockId x) {
     return static_cast<std::uint8_t>((from_t[x] ? kFromT : 0) | (from_f[x] ? kFromF : 0));
   };
+  // (A heap in storage earlier searches gave back, not a std::priority_queue:
+  // that one's growth was a few allocations per search.)
   using Entry = std::pair<std::uint32_t, BlockId>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
+  RecycledVector<Entry> heap = SpareVectors<Entry>::take();
   auto reach = [&](BlockId x, std::uint8_t side) {
     if (!usable(x) || rpo_index_[x] == 0xffffffffu) return;
-    if (from(x) == 0) heap.push({rpo_index_[x], x});
+    if (from(x) == 0) {
+      heap.push_back({rpo_index_[x], x});
+      std::push_heap(heap.begin(), heap.end(), std::greater<>{});
+    }
     if (side & kFromT) from_t[x] = true;
     if (side & kFromF) from_f[x] = true;
   };
@@ -1932,9 +1963,10 @@ BlockId Structurer::if_follow(BlockId b, BlockId t, BlockId f, BlockId stop) con
   std::uint32_t last = 0;
   while (!heap.empty()) {
     // (not a structured binding: clang 14 cannot capture one in the lambda below)
-    const std::uint32_t order = heap.top().first;
-    const BlockId x = heap.top().second;
-    heap.pop();
+    const std::uint32_t order = heap.front().first;
+    const BlockId x = heap.front().second;
+    std::pop_heap(heap.begin(), heap.end(), std::greater<>{});
+    heap.pop_back();
     if (order < last) return if_follow_by_search(b, t, f, stop);  // a back edge: search it all
     last = order;
     std::uint8_t m = from(x);
@@ -1960,7 +1992,8 @@ BlockId Structurer::lone_arm_follow(BlockId t, BlockId f, BlockId stop,
   auto ends_frame = [&](BlockId from) {
     if (!can_merge_at(from) || from == stop) return false;
     auto seen = block_marks();
-    std::vector<BlockId> work{from};
+    RecycledVector<BlockId> work = block_list();
+    work.push_back(from);
     seen[from] = true;
     bool goes_on = false;
     auto next = [&](BlockId to) {
@@ -2023,11 +2056,13 @@ BlockId Structurer::if_follow_by_search(BlockId b, BlockId t, BlockId f, BlockId
   const std::vector<BlockId>& around = handler_chain(b);
   auto reach = [&](BlockId from) {
     std::vector<bool> seen(graph_.size(), false);
-    std::deque<BlockId> work;
+    // A queue: the blocks taken are kept, `head` is the next one (no std::deque
+    // and its two allocations per search).
+    RecycledVector<BlockId> work = block_list();
+    std::size_t head = 0;
     if (usable(from)) work.push_back(from), seen[from] = true;
-    while (!work.empty()) {
-      BlockId x = work.front();
-      work.pop_front();
+    while (head < work.size()) {
+      BlockId x = work[head++];
       if (x == stop) continue;
       auto next = [&](BlockId to) {
         if (!seen[to] && usable(to)) seen[to] = true, work.push_back(to);
@@ -2168,7 +2203,7 @@ ast::ExprPtr Structurer::value_of_effect(BlockId b, const lift::BlockEffect& eff
       ast::ExprPtr test = eff.term.cond;
       if (!keeps) {
         // `a if b and c else d`: the test's other links share its targets.
-        std::vector<BlockId> used;
+        RecycledVector<BlockId> used = block_list();
         Cond c = collapse_unmarked(b, Cond{test, t, f}, st, used);
         for (BlockId u : used) {
           if (std::find(seen.begin(), seen.end(), u) != seen.end()) return nullptr;
@@ -2210,7 +2245,7 @@ bool Structurer::try_exit_tail_value(BlockId b, const lift::BlockEffect& eff, Se
   if (!base.empty() && base.back().kind == Item::Kind::Value && base.back().expr == eff.term.cond) return false;
   if (base.empty() || (base.back().kind != Item::Kind::Value && base.back().kind != Item::Kind::Null)) return false;
   BlockId taken = jump_successor(b), fall = fall_successor(b);
-  std::vector<BlockId> used;
+  RecycledVector<BlockId> used = block_list();
   const Cond c = collapse_unmarked(
       b, eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken}, base, used);
   const BlockId t = c.t, f = c.f;
@@ -2288,7 +2323,7 @@ bool Structurer::try_value_branch(BlockId b, const lift::BlockEffect& eff, Block
   lift::Stack base = eff.stack;  // the stack below the value: the condition, if kept, is part of it
   if (!base.empty() && (eff.term.kind == TK::KeepBranch || base.back().expr == eff.term.cond))
     base.pop_back();
-  std::vector<BlockId> seen;
+  RecycledVector<BlockId> seen = block_list();
   std::size_t depth = kUnset;
   ast::ExprPtr v = value_of_effect(b, eff, merge, base, depth, seen, 64);
   if (!v) return false;
@@ -2307,7 +2342,7 @@ bool Structurer::try_value_branch(BlockId b, const lift::BlockEffect& eff, Block
 // may share one cleanup (3.11+ `a is b is c is None`): it must then be entered
 // from the chain's blocks only (`head` is the block of the first link).
 std::optional<Structurer::Cond> Structurer::chained_condition(BlockId head, Cond c, lift::Stack& stack) {
-  std::vector<BlockId> used;
+  RecycledVector<BlockId> used = block_list();
   auto chain = chain_links(head, c, stack, used);
   if (!chain) return std::nullopt;
   for (BlockId u : used) mark(u);
@@ -2319,8 +2354,9 @@ std::optional<Structurer::Cond> Structurer::chained_condition(BlockId head, Cond
 // appended to `used` (nothing is marked), `stack` becomes the stack after it.
 std::optional<Structurer::Cond> Structurer::chain_links(BlockId head, Cond c, lift::Stack& stack,
                                                         std::vector<BlockId>& taken) {
+  if (!may_start_chain(c.expr, stack)) return std::nullopt;  // (before the copy: most do not)
   lift::Stack work = stack;
-  std::vector<BlockId> used;
+  RecycledVector<BlockId> used = block_list();
   bool linked = false;
   for (int links = 0; links < 64; ++links) {
     auto* cmp = c.expr->as<ast::Compare>();
@@ -2330,7 +2366,7 @@ std::optional<Structurer::Cond> Structurer::chain_links(BlockId head, Cond c, li
     BlockId next = c.t, cleanup = c.f;
     bool shared = cleanup < graph_.size() && !emitted_[cleanup];
     if (!single_entry(next) || !(single_entry(cleanup) || shared)) break;
-    lift::Stack rest(work.begin(), work.end() - 1);
+    const std::span<const Item> rest(work.data(), work.size() - 1);  // (read before work changes)
     std::shared_ptr<const lift::BlockEffect> lifted;
     try {
       lifted = lifter_.effect(graph_, next, work);
@@ -2379,7 +2415,7 @@ std::optional<Structurer::Cond> Structurer::chain_links(BlockId head, Cond c, li
     if (!inside) return std::nullopt;
   }
   taken.insert(taken.end(), used.begin(), used.end());
-  stack = work;
+  stack = std::move(work);
   return c;
 }
 
@@ -2562,24 +2598,27 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
   if (then_seq.open && else_seq.open) {
     if (then_seq.stack.size() != else_seq.stack.size())
       fail(b, "stack depth differs between the arms of a branch");
-    merged = then_seq.stack;
+    // The then arm's stack becomes the merged one (not a copy): each slot is
+    // read as the then arm's before it is replaced.
+    merged = std::move(then_seq.stack);
     for (std::size_t k = 0; k < merged.size(); ++k) {
-      if (then_seq.stack[k].expr == else_seq.stack[k].expr) continue;
-      if (then_seq.stack[k].kind != Item::Kind::Value || else_seq.stack[k].kind != Item::Kind::Value)
+      const ast::ExprPtr& then_value = merged[k].expr;
+      if (then_value == else_seq.stack[k].expr) continue;
+      if (merged[k].kind != Item::Kind::Value || else_seq.stack[k].kind != Item::Kind::Value)
         fail(b, "non-value merged at a branch");
       if (!then_seq.stmts.empty() || !else_seq.stmts.empty()) {
         // Arms with statements that leave different values (generated code):
         // each arm stores its value in one temporary, computed where it was.
         std::string t = lifter_.new_temporary();
-        then_seq.stmts.push_back(ast::assign(ast::name(t, ast::ExprContext::Store), then_seq.stack[k].expr));
+        then_seq.stmts.push_back(ast::assign(ast::name(t, ast::ExprContext::Store), then_value));
         else_seq.stmts.push_back(ast::assign(ast::name(t, ast::ExprContext::Store), else_seq.stack[k].expr));
         merged[k] = Item::value(ast::name(t));
         continue;
       }
-      merged[k] = Item::value(ast::if_exp(test, then_seq.stack[k].expr, else_seq.stack[k].expr));
+      merged[k] = Item::value(ast::if_exp(test, then_value, else_seq.stack[k].expr));
     }
   } else {
-    merged = then_seq.open ? then_seq.stack : else_seq.stack;
+    merged = std::move(then_seq.open ? then_seq.stack : else_seq.stack);  // (the arms' stacks are not used after)
   }
   bool is_value = then_seq.open && else_seq.open && then_seq.stmts.empty() &&
                   else_seq.stmts.empty() && [&] {
@@ -2620,14 +2659,14 @@ BlockId Structurer::structure_if(BlockId b, lift::BlockEffect& eff, BlockId stop
       out.stmts.push_back(stmt);
     }
   }
-  out.stack = merged;
+  out.stack = std::move(merged);
   if (!then_seq.open && !else_seq.open) return kNoBlock;
   // Every arm that goes on left the try body: so did the if (the sequence
   // goes on where they left, and leaves too).
   // (Only instead of a follow inside the region, which no arm reaches.)
   if (!regions_.empty() && regions_.back().exit != kNoBlock && (runs_off(then_seq) || runs_off(else_seq)) &&
       !goes_on_inside(then_seq) && !goes_on_inside(else_seq) && follow != kNoBlock &&
-      !leaves_region(follow, merged.size()))
+      !leaves_region(follow, out.stack.size()))
     return regions_.back().exit;
   return follow;
 }
@@ -2676,7 +2715,8 @@ std::uint32_t Structurer::loop_span_end(cfg::LoopId loop) const {
   BlockId h = loops_.loop(loop).header;
   std::uint32_t end = 0;
   auto seen = block_marks();
-  std::vector<BlockId> work{h};
+  RecycledVector<BlockId> work = block_list();
+  work.push_back(h);
   seen[h] = true;
   while (!work.empty()) {
     BlockId x = work.back();
@@ -2711,7 +2751,7 @@ BlockId Structurer::copied_return_after(cfg::LoopId loop) const {
     const Op op = graph_.last_instruction(x).op();
     return dead_end(x) && (op == Op::RETURN_VALUE || op == Op::RETURN_CONST);
   };
-  std::vector<BlockId> exits;
+  RecycledVector<BlockId> exits = block_list();
   for (const cfg::Block& blk : graph_.blocks())
     if (blk.reachable && !loops_.contains(loop, blk.id) && dom_.dominates(h, blk.id) && returns(blk.id))
       exits.push_back(blk.id);
@@ -2792,7 +2832,7 @@ BlockId Structurer::breaks_to_enclosing_head(cfg::LoopId loop, std::span<const B
 
 BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
   BlockId h = loops_.loop(loop).header;
-  std::vector<BlockId> targets;
+  RecycledVector<BlockId> targets = block_list();
   // (An except clause's re-raise of an unmatched exception belongs to its
   // try statement in the body, wherever it is laid out: it runs in the
   // clause's cleanup handler, which the head is not in.)
@@ -2812,7 +2852,7 @@ BlockId Structurer::loop_follow(cfg::LoopId loop, BlockId exit) const {
   // region covers the header, is left by the exception itself.)
   if (targets.empty()) {
     const std::vector<BlockId>& around = handler_chain(h);
-    std::vector<BlockId> inner_handlers;
+    RecycledVector<BlockId> inner_handlers = block_list();
     for (const cfg::Block& hb : graph_.blocks())
       if (hb.is_handler && std::find(around.begin(), around.end(), hb.id) == around.end())
         inner_handlers.push_back(hb.id);
@@ -3159,11 +3199,12 @@ BlockId Structurer::structure_async_for(BlockId h, const AsyncForHead& head, Seq
   // END_ASYNC_FOR drops the exception and the iterator; when nothing follows
   // it in the loop (no `else` that a `break` skips) it starts what follows.
   lift::Stack exit_stack = handler_stack(head.anext, stack);
-  Seq orelse;
-  orelse.stack = exit_stack;
-  if (exit != follow) orelse = sequence(exit, follow, exit_stack);
-  ast::StmtPtr loop_stmt = ast::async_for(sink->target(), iter, strip_trailing_continue(body.stmts), orelse.stmts);
-  out.stack = orelse.stack;
+  Seq orelse;  // (given the exit stack, not a copy: it is not used after)
+  if (exit != follow) orelse = sequence(exit, follow, std::move(exit_stack));
+  else orelse.stack = std::move(exit_stack);
+  ast::StmtPtr loop_stmt =
+      ast::async_for(sink->target(), iter, strip_trailing_continue(std::move(body.stmts)), std::move(orelse.stmts));
+  out.stack = std::move(orelse.stack);
   if (exit != follow) {
     if (auto comp = inlined_comprehension(*loop_stmt, out.stack, loop)) {
       out.stack.back() = Item::value(comp);
@@ -3355,9 +3396,9 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
     if (!sink->target()) fail(h, "for loop without a target");
     lift::Stack exit_stack = stack;
     if (lift::version_row(code_.traits->minor).for_iter_exit_pops) exit_stack.pop_back();
-    Seq orelse;
-    orelse.stack = exit_stack;
-    if (exit != follow) orelse = sequence(exit, follow, exit_stack);
+    Seq orelse;  // (given the exit stack, not a copy: it is not used after)
+    if (exit != follow) orelse = sequence(exit, follow, std::move(exit_stack));
+    else orelse.stack = std::move(exit_stack);
     if (tail) {
       // The code after the loop once, after it; the else ends in a copy of
       // it, or leaves the frame otherwise.
@@ -3365,14 +3406,15 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
       if (orelse.stmts.size() >= n && unparse(ast::StmtList(orelse.stmts.end() - std::ptrdiff_t(n), orelse.stmts.end())) ==
                                           unparse(tail->stmts))
         orelse.stmts.resize(orelse.stmts.size() - n);
-      out.stmts.push_back(ast::for_(sink->target(), iter, strip_trailing_continue(body.stmts), orelse.stmts));
+      out.stmts.push_back(
+          ast::for_(sink->target(), iter, strip_trailing_continue(std::move(body.stmts)), std::move(orelse.stmts)));
       out.stmts.insert(out.stmts.end(), tail->stmts.begin(), tail->stmts.end());
-      out.stack = orelse.stack;
+      out.stack = std::move(orelse.stack);
       return kNoBlock;
     }
     ast::StmtPtr loop_stmt =
-        ast::for_(sink->target(), iter, strip_trailing_continue(body.stmts), orelse.stmts);
-    out.stack = orelse.stack;
+        ast::for_(sink->target(), iter, strip_trailing_continue(std::move(body.stmts)), std::move(orelse.stmts));
+    out.stack = std::move(orelse.stack);
     if (auto comp = inlined_comprehension(*loop_stmt, out.stack, loop)) {
       out.stack.back() = Item::value(comp);
       return follow;
@@ -3392,7 +3434,7 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
     }
     Seq body = sequence(start, kNoBlock, out.stack, true);
     context_.pop_back();
-    out.stmts.push_back(ast::while_(ast::boolean(true), strip_trailing_continue(body.stmts)));
+    out.stmts.push_back(ast::while_(ast::boolean(true), strip_trailing_continue(std::move(body.stmts))));
     return follow;
   }
   lift::BlockEffect eff = lifter_.run(graph_, h, out.stack);
@@ -3401,7 +3443,7 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
   // The test at the top may be an and/or chain over several blocks
   // (`while a is None or b:`): it leaves the loop once it is taken whole.
   Cond c{nullptr, kNoBlock, kNoBlock};
-  std::vector<BlockId> used;
+  RecycledVector<BlockId> used = block_list();
   bool exits = false;
   if (eff.stmts.empty() && eff.term.kind == TK::Branch && top_test) {
     c = eff.term.jump_if ? Cond{eff.term.cond, taken, fall} : Cond{eff.term.cond, fall, taken};
@@ -3422,7 +3464,7 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
     context_.push_back(loop_context(h, follow, loop));
     Seq body = sequence(h, kNoBlock, out.stack, true);
     context_.pop_back();
-    out.stmts.push_back(ast::while_(ast::boolean(true), strip_trailing_continue(body.stmts)));
+    out.stmts.push_back(ast::while_(ast::boolean(true), strip_trailing_continue(std::move(body.stmts))));
     return follow;
   }
   mark(h);
@@ -3434,11 +3476,11 @@ BlockId Structurer::structure_loop(BlockId h, Seq& out) {
   context_.push_back(loop_context(h, follow, loop));
   Seq body = sequence(body_block, kNoBlock, eff.stack);
   context_.pop_back();
-  Seq orelse;
-  orelse.stack = eff.stack;
-  if (exit != follow) orelse = sequence(exit, follow, eff.stack);
-  out.stmts.push_back(ast::while_(test, strip_trailing_continue(body.stmts), orelse.stmts));
-  out.stack = orelse.stack;
+  Seq orelse;  // (given the exit stack, not a copy: it is not used after)
+  if (exit != follow) orelse = sequence(exit, follow, std::move(eff.stack));
+  else orelse.stack = std::move(eff.stack);
+  out.stmts.push_back(ast::while_(test, strip_trailing_continue(std::move(body.stmts)), std::move(orelse.stmts)));
+  out.stack = std::move(orelse.stack);
   return follow;
 }
 

@@ -272,6 +272,9 @@ class Structurer {
   // few allocations per code object. A row only grows, and stamps only rise,
   // so what another graph left in a row never reads as marked.
   BlockMarks block_marks() const { return BlockMarks(per_thread<MarkRows>(), graph_.size()); }
+  // A walk's work list, or the blocks a try took: storage the thread's walks
+  // gave back (the list of a walk of a few blocks was one to three allocations).
+  static RecycledVector<cfg::BlockId> block_list() { return SpareVectors<cfg::BlockId>::take(); }
 
   const DecodedCode& code_;
   cfg::Graph graph_;
