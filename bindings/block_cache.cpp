@@ -50,7 +50,9 @@ struct BlockCache {
   ~BlockCache();
 };
 
-// (Reached through an initial-exec pointer: see support/tls.h.)
+// (Reached through an initial-exec pointer: see support/tls.h. The cache
+// itself, most of a kilobyte, is on the heap: the module's thread-locals all
+// live in the static TLS block, which torch leaves little of.)
 thread_local BlockCache* cache_ UNVEIL_FAST_TLS = nullptr;
 thread_local bool gone_ UNVEIL_FAST_TLS = false;  // this thread's cache has been destroyed
 
@@ -64,10 +66,23 @@ BlockCache::~BlockCache() {
     }
 }
 
+// Destroys this thread's cache at its exit. (malloc, not new: new comes here.)
+struct CacheOwner {
+  BlockCache* cache = nullptr;
+  ~CacheOwner() {
+    if (!cache) return;
+    cache->~BlockCache();
+    std::free(cache);
+  }
+};
+
 [[gnu::noinline]] BlockCache* make_cache() noexcept {
   if (gone_) return nullptr;
-  static thread_local BlockCache owner;
-  cache_ = &owner;
+  static thread_local CacheOwner owner;
+  void* memory = std::malloc(sizeof(BlockCache));
+  if (!memory) return nullptr;
+  owner.cache = ::new (memory) BlockCache();
+  cache_ = owner.cache;
   return cache_;
 }
 
