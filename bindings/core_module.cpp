@@ -24,6 +24,7 @@
 #include "disasm/disassemble.h"
 #include "read/code_layout.h"
 #include "read/marshal.h"
+#include "read/name_copy.h"
 #include "read/pyc.h"
 #include "support/error.h"
 #include "support/tls.h"
@@ -589,7 +590,7 @@ class LiveReader {
     const std::size_t kept = out.size();
     for (std::size_t i = 0; i < n; ++i) {
       std::string_view name = text_view(PyTuple_GET_ITEM(tuple, Py_ssize_t(i)));
-      if (i < kept) overwrite(out[i], name);
+      if (i < kept) detail::write_name(out[i], name);  // (most are already there)
       else out.emplace_back(name);
     }
   }
