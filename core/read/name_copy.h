@@ -13,27 +13,29 @@
 namespace unveil::detail {
 
 // a[0, n) == b[0, n), inline: names are short, and a call to memcmp costs
-// more than comparing them word by word.
+// more than comparing them a word at a time. Most names compared are equal
+// (see above), so the words' differences are gathered, not tested one by one.
 inline bool same_bytes(const char* a, const char* b, std::size_t n) {
-  auto load = [](const char* p, auto word) {
-    std::memcpy(&word, p, sizeof word);
-    return word;
+  auto differ = [&](std::size_t at, auto word) {
+    decltype(word) x, y;
+    std::memcpy(&x, a + at, sizeof x);
+    std::memcpy(&y, b + at, sizeof y);
+    return x ^ y;
   };
-  // First and last words (overlapping when n is not a multiple of the size).
-  auto ends_equal = [&](auto word) {
-    constexpr std::size_t w = sizeof word;
-    return load(a, word) == load(b, word) && load(a + n - w, word) == load(b + n - w, word);
-  };
-  if (n < 4) {
-    for (std::size_t i = 0; i < n; ++i)
-      if (a[i] != b[i]) return false;
-    return true;
+  if (n >= 8) {
+    // The first and last words (overlapping when n is not a multiple of 8):
+    // all of a name up to 16 bytes; two more take it to 32, and a loop the rest.
+    const std::uint64_t w = 0;
+    std::uint64_t diff = differ(0, w) | differ(n - 8, w);
+    if (n > 16) {
+      diff |= differ(8, w) | differ(n - 16, w);
+      for (std::size_t i = 16; i + 16 < n; i += 8) diff |= differ(i, w);
+    }
+    return diff == 0;
   }
-  if (n < 8) return ends_equal(std::uint32_t{});
-  if (!ends_equal(std::uint64_t{})) return false;  // (names that differ mostly differ at an end)
-  for (std::size_t i = 8; i + 8 < n; i += 8)
-    if (load(a + i, std::uint64_t{}) != load(b + i, std::uint64_t{})) return false;
-  return true;
+  if (n >= 4) return (differ(0, std::uint32_t{}) | differ(n - 4, std::uint32_t{})) == 0;
+  // 0 to 3 bytes: the first, middle and last cover them all.
+  return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
 }
 
 // Whether `out` already holds `text`.

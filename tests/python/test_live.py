@@ -169,7 +169,7 @@ def test_live_rewrites_a_name_that_differs_in_one_byte():
     # A recycled code object keeps a name that is already in its slot: a name
     # of the same length that differs in one byte, at any position, must not
     # be taken for it. Plain locals, cells and frees go through different copies.
-    for length in (1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 23, 24, 25, 40):
+    for length in (1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 23, 24, 25, 32, 33, 40, 41):
         same = "a" * length
         for position in range(length):
             other = same[:position] + "b" + same[position + 1:]
