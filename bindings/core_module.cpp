@@ -24,6 +24,7 @@
 #include "disasm/disassemble.h"
 #include "read/code_layout.h"
 #include "read/marshal.h"
+#include "read/name_copy.h"
 #include "read/pyc.h"
 #include "support/error.h"
 #include "support/tls.h"
@@ -586,12 +587,11 @@ class LiveReader {
     const std::size_t n = std::size_t(PyTuple_GET_SIZE(tuple));
     if (out.size() > n) out.resize(n);
     out.reserve(n);
+    // Over the names already there (most are the same), then the rest.
+    PyObject* const* items = reinterpret_cast<PyTupleObject*>(tuple)->ob_item;
     const std::size_t kept = out.size();
-    for (std::size_t i = 0; i < n; ++i) {
-      std::string_view name = text_view(PyTuple_GET_ITEM(tuple, Py_ssize_t(i)));
-      if (i < kept) overwrite(out[i], name);
-      else out.emplace_back(name);
-    }
+    for (std::size_t i = 0; i < kept; ++i) detail::write_name(out[i], text_view(items[i]));
+    for (std::size_t i = kept; i < n; ++i) out.emplace_back(text_view(items[i]));
   }
   // The items of a tuple or list, into `out` (emptied first).
   void read_items(std::vector<ObjectRef>& out, PyObject* sequence) {

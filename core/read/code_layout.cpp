@@ -1,10 +1,13 @@
 #include "read/code_layout.h"
 
+#include <algorithm>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_set>
 
+#include "read/name_copy.h"
 #include "support/error.h"
 
 namespace unveil::detail {
@@ -121,6 +124,15 @@ class NameWriter {
     else out_.push_back(name);
     ++size_;
   }
+  // A whole list: the names over those already there (left alone where they
+  // are the same, as most of Dynamo's are from one code object to the next),
+  // then copies of the rest.
+  void add_all(std::span<const std::string> names) {
+    const std::size_t over = std::min(names.size(), out_.size() - size_);
+    for (std::size_t i = 0; i < over; ++i) write_name(out_[size_ + i], names[i]);
+    out_.insert(out_.end(), names.begin() + std::ptrdiff_t(over), names.end());
+    size_ += names.size();
+  }
 
  private:
   std::vector<std::string>& out_;
@@ -138,7 +150,7 @@ void derive_localsplus(CodeObject& co) {
   co.localspluskinds.reserve(total);
   NameWriter names(co.localsplusnames);
   if (co.cellvars.empty()) {  // the common case: no name can be both
-    for (const auto& n : co.varnames) names.add(n);
+    names.add_all(co.varnames);
     co.localspluskinds.assign(co.varnames.size(), kLocalPlain);
   } else {
     const NameSet cells(co.cellvars, co.varnames.size());
@@ -153,10 +165,8 @@ void derive_localsplus(CodeObject& co) {
       co.localspluskinds.push_back(kLocalCell);
     }
   }
-  for (const auto& n : co.freevars) {
-    names.add(n);
-    co.localspluskinds.push_back(kLocalFree);
-  }
+  names.add_all(co.freevars);
+  co.localspluskinds.insert(co.localspluskinds.end(), co.freevars.size(), kLocalFree);
 }
 
 // 3.11+ stores the merged view; split it the way CPython computes

@@ -155,3 +155,26 @@ def test_live_reads_each_code_object_afresh():
     # every call must read as the marshal path does, whatever came before it.
     for code in _shapes() * 2:
         assert _core.decompile_live(code, None, False) == _substituted(code)
+
+
+def _one_local(name, closure):
+    """A function with the one local `name`, held in a cell for a nested function when `closure`."""
+    body = f"    def g():\n        return {name}\n    return g\n" if closure else f"    return {name}\n"
+    namespace = {}
+    exec(compile(f"def f():\n    {name} = 1\n{body}", "<names>", "exec"), namespace)
+    return namespace["f"].__code__
+
+
+def test_live_rewrites_a_name_that_differs_in_one_byte():
+    # A recycled code object keeps a name that is already in its slot: a name
+    # of the same length that differs in one byte, at any position, must not
+    # be taken for it. Plain locals, cells and frees go through different copies.
+    for length in (1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 23, 24, 25, 32, 33, 40, 41):
+        same = "a" * length
+        for position in range(length):
+            other = same[:position] + "b" + same[position + 1:]
+            for closure in (False, True):
+                for name in (same, other, same):
+                    code = _one_local(name, closure)
+                    out = _core.decompile_live(code, None, False)
+                    assert out == _substituted(code) and f"{name} = 1" in out
