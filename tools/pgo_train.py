@@ -14,10 +14,13 @@ trained on the measured objects would flatter the figures.
 A file that does not compile, or that the decompiler refuses, is skipped:
 the run only has to exercise the decompiler, not to succeed on everything.
 It stops after --max-seconds, so that a slow machine does not stall the build.
+The decompiling runs in a child process: should it crash, the build goes on
+without a profile (and says so) instead of failing the install.
 """
 import argparse
 import importlib
 import os
+import subprocess
 import sys
 import sysconfig
 import time
@@ -51,7 +54,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("bindings_dir", help="the folder holding the instrumented _core module")
     parser.add_argument("--max-seconds", type=float, default=20.0)
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if not args.child:
+        done = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", *sys.argv[1:]])
+        if done.returncode != 0:
+            print(f"pgo_train: the training run failed (exit {done.returncode}); "
+                  "the module is built without a profile", file=sys.stderr)
+        return 0
 
     sys.path.insert(0, os.path.abspath(args.bindings_dir))
     core = importlib.import_module("_core")
