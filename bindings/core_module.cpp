@@ -476,8 +476,8 @@ class LiveReader {
     if (!PyTuple_CheckExact(c->co_consts)) throw NotConvertible{};
     read_items(co.consts, c->co_consts);
     assign_strs(co.names, c->co_names);
-    overwrite(co.filename, text_view(c->co_filename));
-    overwrite(co.name, text_view(c->co_name));
+    detail::overwrite(co.filename, text_view(c->co_filename));
+    detail::overwrite(co.name, text_view(c->co_name));
 #if PY_VERSION_HEX >= 0x030B0000
     // co_code as marshal writes it: without the interpreter's specialisations.
     nb::object code_bytes = nb::steal(PyCode_GetCode(c));
@@ -487,7 +487,7 @@ class LiveReader {
     if (!PyBytes_CheckExact(c->co_localspluskinds)) throw NotConvertible{};
     const auto* kinds = reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(c->co_localspluskinds));
     co.localspluskinds.assign(kinds, kinds + PyBytes_GET_SIZE(c->co_localspluskinds));
-    overwrite(co.qualname, text_view(c->co_qualname));
+    detail::overwrite(co.qualname, text_view(c->co_qualname));
     assign_bytes(co.linetable, c->co_linetable);
     assign_bytes(co.exceptiontable, c->co_exceptiontable);
 #else
@@ -563,19 +563,12 @@ class LiveReader {
   static std::string bytes(PyObject* b) {
     return std::string(PyBytes_AS_STRING(b), std::size_t(PyBytes_GET_SIZE(b)));
   }
-  // `out` = `text`. assign() takes the general replace path (aliasing
-  // checks: some 70 instructions for a short name); emptying the string and
-  // appending keeps its buffer too, for a fraction of that.
-  static void overwrite(std::string& out, std::string_view text) {
-    out.clear();
-    out.append(text.data(), text.size());
-  }
   // A code object's str and bytes fields; anything else (not seen in a real
   // code object) takes the marshal path. They are written over what a pooled
   // code object left, keeping its buffers.
   static void assign_bytes(std::string& out, PyObject* b) {
     if (!PyBytes_CheckExact(b)) throw NotConvertible{};
-    overwrite(out, {PyBytes_AS_STRING(b), std::size_t(PyBytes_GET_SIZE(b))});
+    detail::overwrite(out, {PyBytes_AS_STRING(b), std::size_t(PyBytes_GET_SIZE(b))});
   }
   static std::string_view text_view(PyObject* s) {
     if (!PyUnicode_CheckExact(s)) throw NotConvertible{};

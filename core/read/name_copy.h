@@ -44,11 +44,16 @@ inline bool holds(const std::string& out, std::string_view text) {
 }
 
 // `out` = `text`, keeping `out`'s buffer. assign() takes the general replace
-// path (aliasing checks); emptying and appending costs a fraction of that.
-inline void write_name(std::string& out, std::string_view text) {
-  if (holds(out, text)) return;
+// path (aliasing checks: some 70 instructions for a short name); emptying and
+// appending costs a fraction of that.
+inline void overwrite(std::string& out, std::string_view text) {
   out.clear();
   out.append(text.data(), text.size());
+}
+
+// The same, leaving `out` alone when it already holds `text`.
+inline void write_name(std::string& out, std::string_view text) {
+  if (!holds(out, text)) overwrite(out, text);
 }
 
 // The same from a string: its copy assignment is the cheaper copy then.
