@@ -42,6 +42,8 @@ def package_sources(lib: str) -> Iterator[str]:
                     yield os.path.join(folder, name)
 
 
+# (Not unveil.verify.code_paths: the unveil package is what this build makes,
+# so only the instrumented _core can be imported here.)
 def code_objects(code: types.CodeType) -> List[types.CodeType]:
     out = [code]
     for const in code.co_consts:

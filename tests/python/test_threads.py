@@ -12,14 +12,7 @@ import types
 from typing import Dict, List
 
 import unveil
-
-
-def _code_objects(code: types.CodeType) -> List[types.CodeType]:
-    out = [code]
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            out.extend(_code_objects(const))
-    return out
+from unveil.verify import code_paths
 
 
 def _sample() -> List[types.CodeType]:
@@ -30,7 +23,7 @@ def _sample() -> List[types.CodeType]:
     codes: List[types.CodeType] = []
     for module in (textwrap, json.decoder, collections):
         with open(module.__file__, encoding="utf-8") as f:
-            codes.extend(_code_objects(compile(f.read(), module.__file__, "exec")))
+            codes.extend(c for _, c in code_paths(compile(f.read(), module.__file__, "exec")))
     return codes
 
 
