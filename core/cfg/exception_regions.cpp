@@ -220,7 +220,7 @@ class BlockStackFlow {
   }
 
   std::int64_t effect(const Instruction& in, bool jump) const {
-    auto e = block_stack_effect(in.name(), in.arg, jump);
+    auto e = block_stack_effect(in.op(), in.arg, jump);
     if (!e) {
       throw Error(ErrorKind::Unsupported,
                   "cfg: no stack effect known for " + b_.describe(in) +

@@ -62,9 +62,10 @@ bool flow_listed(std::string_view opname) noexcept;
 // Stack effect, as CPython's compiler (compile.c stack_effect, = dis.stack_effect)
 // counts it, of the opcodes of the versions whose exceptions use the block stack
 // (≤3.10, no exception table). `jump` selects the effect on the jump edge.
-// nullopt for a name the table does not know.
+// nullopt for an opcode the table does not know.
+std::optional<std::int64_t> block_stack_effect(Op op, std::uint32_t oparg, bool jump) noexcept;
 std::optional<std::int64_t> block_stack_effect(std::string_view opname, std::uint32_t oparg,
-                                               bool jump);
+                                               bool jump) noexcept;
 
 // 3.11+: what an instruction pops (including what it only reads below the top,
 // so that `popped` values must be there) and pushes, as the compiler counts

@@ -20,7 +20,6 @@
 // it removes (3.13's metadata counts it as 1).
 #include <algorithm>
 #include <array>
-#include <unordered_map>
 #include <vector>
 
 #include "cfg/flow.h"
@@ -137,6 +136,21 @@ constexpr bool effect_names_unique() {
   return true;
 }
 static_assert(effect_names_unique(), "an opname is listed twice in the stack effect table");
+
+// Every name of the table is an opcode of some version, so that looking up by
+// Op (per instruction: a table load) and by name find the same rows.
+constexpr bool effect_names_are_ops() {
+  for (const Effect& e : kEffects)
+    if (op_named(e.name) == Op::Unknown) return false;
+  return true;
+}
+static_assert(effect_names_are_ops(), "a stack effect row names no known opcode");
+
+constinit const std::array<const Effect*, kOpCount> kEffectByOp = [] {
+  std::array<const Effect*, kOpCount> table{};
+  for (const Effect& e : kEffects) table[static_cast<std::size_t>(op_named(e.name))] = &e;
+  return table;
+}();
 
 
 // --- 3.11+ -----------------------------------------------------------------
@@ -306,17 +320,9 @@ static_assert(table_rows_disjoint(), "two rows of the 3.11+ stack effect table o
 
 }  // namespace
 
-std::optional<std::int64_t> block_stack_effect(std::string_view opname, std::uint32_t oparg,
-                                               bool jump) {
-  // Built once (thread-safe static initialisation); lookups are per instruction.
-  static const auto index = [] {
-    std::unordered_map<std::string_view, const Effect*> map;
-    for (const Effect& e : kEffects) map.emplace(e.name, &e);
-    return map;
-  }();
-  auto found = index.find(opname);
-  if (found == index.end()) return std::nullopt;
-  const Effect* it = found->second;
+std::optional<std::int64_t> block_stack_effect(Op op, std::uint32_t oparg, bool jump) noexcept {
+  const Effect* it = kEffectByOp[static_cast<std::size_t>(op)];
+  if (!it) return std::nullopt;
   const std::int64_t arg = oparg;
   switch (it->rule) {
     case Rule::Fixed: return jump ? it->jump : it->nojump;
@@ -329,6 +335,11 @@ std::optional<std::int64_t> block_stack_effect(std::string_view opname, std::uin
     case Rule::FormatValue: return (oparg & 4u) ? -1 : 0;
   }
   return std::nullopt;
+}
+
+std::optional<std::int64_t> block_stack_effect(std::string_view opname, std::uint32_t oparg,
+                                               bool jump) noexcept {
+  return block_stack_effect(op_named(opname), oparg, jump);
 }
 
 }  // namespace unveil::cfg

@@ -453,7 +453,9 @@ TEST_P(CfgTableEffects, MatchTheInterpreter) {
     const std::int64_t fix = e.name == "RETURN_GENERATOR" && minor < 13 ? 1 : 0;
     EXPECT_EQ(ours->pushed - ours->popped, e.nojump + fix);
     EXPECT_EQ(ours->pushed_on_jump - ours->popped, e.jump + fix) << "(jump)";
-    if (e.popped >= 0) EXPECT_LE(ours->popped, e.popped);
+    if (e.popped >= 0) {
+      EXPECT_LE(ours->popped, e.popped);
+    }
     ++checked;
   }
   EXPECT_GT(checked, 300);
