@@ -219,23 +219,29 @@ class BlockStackFlow {
     throw Error(ErrorKind::Decode, "cfg: " + what, offset);
   }
 
+  // Runs per instruction: the checks inline, their messages out of line.
   std::int64_t effect(const Instruction& in, bool jump) const {
     auto e = block_stack_effect(in.op(), in.arg, jump);
-    if (!e) {
-      throw Error(ErrorKind::Unsupported,
-                  "cfg: no stack effect known for " + b_.describe(in) +
-                      " (needed to place block-stack exception handlers)",
-                  in.offset);
-    }
+    if (!e) [[unlikely]] no_effect(in);
     return *e;
   }
 
   std::int64_t checked(std::int64_t depth, const Instruction& in) const {
-    if (depth < 0) fail("stack underflow after " + b_.describe(in), in.offset);
-    if (depth > std::numeric_limits<std::int32_t>::max()) {
-      fail("stack depth overflow after " + b_.describe(in), in.offset);
-    }
+    if (depth < 0 || depth > std::numeric_limits<std::int32_t>::max()) [[unlikely]]
+      bad_depth(depth, in);
     return depth;
+  }
+
+  [[noreturn, gnu::cold, gnu::noinline]] void no_effect(const Instruction& in) const {
+    throw Error(ErrorKind::Unsupported,
+                "cfg: no stack effect known for " + b_.describe(in) +
+                    " (needed to place block-stack exception handlers)",
+                in.offset);
+  }
+
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_depth(std::int64_t depth, const Instruction& in) const {
+    fail(std::string(depth < 0 ? "stack underflow" : "stack depth overflow") + " after " + b_.describe(in),
+         in.offset);
   }
 
   // How a path reaches a block: normally; by CALL_FINALLY into a finally body,
@@ -399,8 +405,9 @@ class BlockStackFlow {
     std::vector<StackEntry> stack = state.stack;
     std::int64_t depth = state.depth;
     for (std::uint32_t i = block.first; i < block.last; ++i) {
-      apply(ins_[i], stack);
-      depth = checked(depth + effect(ins_[i], false), ins_[i]);
+      const Instruction& in = ins_[i];
+      if (b_.flow(in).action != BlockAction::None) apply(in, stack);  // most do nothing to the block stack
+      depth = checked(depth + effect(in, false), in);
     }
 
     const Instruction& last = ins_[block.last];
