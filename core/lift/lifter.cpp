@@ -90,7 +90,18 @@ struct Lifter::State {
   ExprPtr defined_class(const Item& i);
   ExprPtr defined_alias(const TypeAliasSink& alias);
   ExprPtr unpacked_value(const Item& i, UnpackSink& sink);
-  ExprPtr pop_value() { return value(pop()); }
+  // value(std::move(i)), without moving a plain value's whole item (~100
+  // bytes, four smart pointers) first: most items are one.
+  ExprPtr take_value(Item& i) {
+    if (i.kind == Kind::Value && i.bound_to.empty()) return std::move(i.expr);
+    return value(std::move(i));
+  }
+  ExprPtr pop_value() {
+    if (stack.empty()) fail("stack underflow");
+    ExprPtr e = take_value(stack.back());
+    stack.pop_back();
+    return e;
+  }
   ExprList pop_values(std::size_t n) {
     ExprList out(n);
     for (std::size_t k = n; k-- > 0;) out[k] = pop_value();
@@ -600,7 +611,7 @@ void Lifter::State::call(Item callable, RecycledVector<Item> args, std::vector<a
   ExprPtr func = value(std::move(callable));
   ExprList values;
   values.reserve(args.size());
-  for (Item& a : args) values.push_back(value(std::move(a)));
+  for (Item& a : args) values.push_back(take_value(a));
   push(ast::call(func, std::move(values), std::move(keywords)));
 }
 
