@@ -106,7 +106,7 @@ ExprPtr yield_from(ExprPtr value) { return make_expr(YieldFrom{std::move(value)}
 ExprPtr named_expr(ExprPtr target, ExprPtr value) {
   return make_expr(NamedExpr{std::move(target), std::move(value)});
 }
-Arg arg(std::string name, ExprPtr annotation) {
+Arg arg(NameText name, ExprPtr annotation) {
   return Arg{std::move(name), std::move(annotation)};
 }
 

@@ -56,6 +56,13 @@ ExprPtr attribute(ExprPtr value, std::string attr, ExprContext ctx = ExprContext
 // The same from a view (an instruction's resolved name) or a literal.
 inline ExprPtr name(std::string_view id, ExprContext ctx = ExprContext::Load) { return name(std::string(id), ctx); }
 inline ExprPtr name(const char* id, ExprContext ctx = ExprContext::Load) { return name(std::string(id), ctx); }
+// The same name again (a view stays a view; see NameText).
+inline ExprPtr name(const NameText& id, ExprContext ctx = ExprContext::Load) { return make_expr(Name{id, ctx}); }
+// A name whose text outlives the tree (the code object's name tables, an
+// instruction's resolved argument): kept as a view, not copied.
+inline ExprPtr borrowed_name(std::string_view id, ExprContext ctx = ExprContext::Load) {
+  return make_expr(Name{NameText::borrowed(id), ctx});
+}
 inline ExprPtr attribute(ExprPtr value, std::string_view attr, ExprContext ctx = ExprContext::Load) {
   return attribute(std::move(value), std::string(attr), ctx);
 }
@@ -93,7 +100,7 @@ ExprPtr await_(ExprPtr value);
 ExprPtr yield_(ExprPtr value = nullptr);
 ExprPtr yield_from(ExprPtr value);
 ExprPtr named_expr(ExprPtr target, ExprPtr value);
-Arg arg(std::string name, ExprPtr annotation = nullptr);
+Arg arg(NameText name, ExprPtr annotation = nullptr);
 
 // --- patterns ----------------------------------------------------------------
 PatternPtr match_value(ExprPtr value);

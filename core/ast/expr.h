@@ -16,6 +16,7 @@
 #include <variant>
 #include <vector>
 
+#include "ast/name_text.h"
 #include "ast/operators.h"
 #include "read/object.h"
 
@@ -35,7 +36,7 @@ struct Keyword {
 
 // `arg`: one parameter name with its optional annotation.
 struct Arg {
-  std::string arg{};
+  NameText arg{};
   ExprPtr annotation{};
 };
 
@@ -213,7 +214,7 @@ struct Starred {
   ExprContext ctx = ExprContext::Load;
 };
 struct Name {
-  std::string id{};
+  NameText id{};
   ExprContext ctx = ExprContext::Load;
   // id is an expression's source, written as it is: an annotation the
   // compiler kept as text (`from __future__ import annotations`).

@@ -414,11 +414,11 @@ void visit_stmt(const StmtPtr& s, const std::function<void(const ExprPtr&)>& f, 
       });
 }
 
-std::set<std::string> bound_names(const Stmt& s) {
-  std::set<std::string> out;
+NameSet bound_names(const Stmt& s) {
+  NameSet out;
   std::function<void(const ExprPtr&)> target = [&](const ExprPtr& t) {
     if (!t) return;
-    if (auto* n = t->as<Name>()) out.insert(n->id);
+    if (auto* n = t->as<Name>()) out.emplace(n->id.view());
     else if (auto* tu = t->as<Tuple>())
       for (const ExprPtr& x : tu->elts) target(x);
     else if (auto* l = t->as<List>())

@@ -43,7 +43,7 @@ void visit_expr(const ExprPtr& e, const std::function<void(const ExprPtr&)>& f);
 void visit_stmt(const StmtPtr& s, const std::function<void(const ExprPtr&)>& f, bool into_bodies);
 
 // Names the statement binds or deletes directly (targets, def/class/import names).
-std::set<std::string> bound_names(const Stmt& s);
+NameSet bound_names(const Stmt& s);
 
 // True when running `s` evaluates the node `target` before anything that could
 // have an effect: only names, constants and displays are evaluated earlier.

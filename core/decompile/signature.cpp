@@ -44,7 +44,7 @@ bool is_one_expression(std::string_view text) {
   return depth == 0 && quote == 0;
 }
 
-ast::ExprPtr lookup(const lift::FunctionValue& f, const std::string& name) {
+ast::ExprPtr lookup(const lift::FunctionValue& f, std::string_view name) {
   for (const auto& [k, v] : f.annotations)
     if (k == name) return annotation_as_written(v, f.code->flags);
   return nullptr;
@@ -63,9 +63,12 @@ ast::Arguments signature(const lift::FunctionValue& f) {
   const CodeObject& c = *f.code;
   ast::Arguments a;
   const auto& names = c.varnames;
-  auto name_at = [&](std::size_t i) { return i < names.size() ? names[i] : "_arg" + std::to_string(i); };
+  // The code object outlives the tree: its names are borrowed, not copied.
+  auto name_at = [&](std::size_t i) {
+    return i < names.size() ? ast::NameText::borrowed(names[i]) : ast::NameText("_arg" + std::to_string(i));
+  };
   auto make = [&](std::size_t i) {
-    std::string n = name_at(i);
+    ast::NameText n = name_at(i);
     ast::ExprPtr annotation = lookup(f, n);
     return ast::arg(std::move(n), std::move(annotation));
   };

@@ -14,7 +14,7 @@ using ast::StmtPtr;
 
 namespace {
 
-const std::string* assigned_name(const StmtPtr& s) {
+const ast::NameText* assigned_name(const StmtPtr& s) {
   auto* a = s->as<ast::Assign>();
   if (!a || a->targets.size() != 1) return nullptr;
   auto* n = a->targets[0]->as<ast::Name>();
@@ -29,7 +29,7 @@ bool is_str_constant(const ExprPtr& e) {
 // `__doc__ = 'text'` first: the docstring.
 StmtList docstring_from_assign(StmtList body) {
   if (!body.empty())
-    if (const std::string* n = assigned_name(body[0]); n && *n == "__doc__") {
+    if (const ast::NameText* n = assigned_name(body[0]); n && *n == "__doc__") {
       ExprPtr v = body[0]->as<ast::Assign>()->value;
       if (is_str_constant(v)) body[0] = ast::expr_stmt(v);
     }
@@ -200,7 +200,7 @@ StmtList annotations_to_ann_assign(StmtList body, std::uint32_t flags) {
       std::string target = sub->slice->as<ast::Constant>()->value->as<StrValue>()->utf8;
       ExprPtr value;
       if (!out.empty())
-        if (const std::string* n = assigned_name(out.back()); n && *n == target) {
+        if (const ast::NameText* n = assigned_name(out.back()); n && *n == target) {
           value = out.back()->as<ast::Assign>()->value;
           out.pop_back();
         }
@@ -228,7 +228,7 @@ StmtList drop_class_cell_return(StmtList body) {
       auto* n = r->value ? r->value->as<ast::Name>() : nullptr;
       return !r->value || ast::is_none(r->value) || (n && (n->id == "__class__" || n->id == "__classcell__"));
     }
-    const std::string* a = assigned_name(s);
+    const ast::NameText* a = assigned_name(s);
     return a && (*a == "__classcell__" || *a == "__static_attributes__");
   };
   if (body.empty()) return body;
@@ -248,13 +248,13 @@ StmtList drop_class_cell_return(StmtList body) {
 StmtList tidy_class_body(StmtList body, std::uint32_t flags) {
   StmtList out;
   for (const StmtPtr& s : body) {
-    if (const std::string* n = assigned_name(s)) {
+    if (const ast::NameText* n = assigned_name(s)) {
       if (*n == "__module__" || *n == "__qualname__" || *n == "__firstlineno__" ||
           *n == "__static_attributes__" || *n == "__classcell__" || *n == "__classdictcell__")
         continue;
     }
     // 3.12+ a generic class: `__type_params__ = .type_params` (the wrapper's tuple).
-    if (const std::string* n = assigned_name(s); n && *n == "__type_params__")
+    if (const ast::NameText* n = assigned_name(s); n && *n == "__type_params__")
       if (auto* v = s->as<ast::Assign>()->value->as<ast::Name>(); v && v->id == ".type_params") continue;
     if (auto* a = s->as<ast::Assign>(); a && !a->targets.empty()) {
       // `__classcell__ = __class__` chained with another target: keep nothing of it.

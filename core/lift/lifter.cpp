@@ -83,7 +83,7 @@ struct Lifter::State {
   void push(Item i) { stack.push_back(std::move(i)); }
   ExprPtr value(Item i);
   ExprPtr bound_value(const Item& i);
-  bool walrus_into_enclosing(const std::string& name) const;
+  bool walrus_into_enclosing(std::string_view name) const;
   void spill_all();
   std::string free_name(const std::string& own);
   ExprPtr defined_function(const Item& i);
@@ -234,7 +234,7 @@ bool is_atom(const ExprPtr& e) { return e && (e->is<ast::Name>() || e->is<ast::C
 
 // Computing `e` later than it was gives the same result and effects when it is
 // built only from constants and names that `bound` does not touch.
-bool deferrable(const ExprPtr& e, const std::set<std::string>& bound) {
+bool deferrable(const ExprPtr& e, const ast::NameSet& bound) {
   if (!e) return true;
   if (e->is<ast::Constant>()) return true;
   if (auto* n = e->as<ast::Name>()) return !bound.count(n->id);
@@ -322,7 +322,7 @@ ast::StmtPtr Lifter::State::spill_for(ast::StmtPtr s) {
   if (std::none_of(stack.begin(), stack.end(),
                    [](const Item& it) { return it.kind == Kind::Value && it.expr; }))
     return s;
-  std::set<std::string> bound = ast::bound_names(*s);
+  ast::NameSet bound = ast::bound_names(*s);
   std::unordered_set<const ast::Expr*> parts;
   ast::visit_stmt(s, [&](const ExprPtr& e) { parts.insert(e.get()); }, false);
   const auto* assign = s->as<ast::Assign>();
@@ -331,7 +331,7 @@ ast::StmtPtr Lifter::State::spill_for(ast::StmtPtr s) {
     const Item& it = stack[i];
     if (it.kind != Kind::Value || !it.expr) continue;
     if (!it.bound_to.empty()) {
-      if (bound.count(it.bound_to)) todo.push_back(i);
+      if (bound.count(static_cast<const std::string&>(it.bound_to))) todo.push_back(i);
       continue;
     }
     if (is_atom(it.expr) && !(it.expr->is<ast::Name>() && bound.count(it.expr->as<ast::Name>()->id))) continue;
@@ -425,7 +425,7 @@ ExprPtr Lifter::State::unpacked_value(const Item& i, UnpackSink& sink) {
 // A store into a free variable from a comprehension's own code object
 // (≤3.11 every comprehension, 3.12+ generator expressions): only a walrus
 // in the comprehension writes that.
-bool Lifter::State::walrus_into_enclosing(const std::string& name) const {
+bool Lifter::State::walrus_into_enclosing(std::string_view name) const {
   const CodeObject& c = *lifter.code_.code;
   const bool comprehension = c.name == "<genexpr>" || c.name == "<listcomp>" || c.name == "<setcomp>" ||
                              c.name == "<dictcomp>";
@@ -439,7 +439,7 @@ ExprPtr Lifter::State::bound_value(const Item& i) {
       auto* n = a->targets[0]->as<ast::Name>();
       bool other_copy = false;
       for (const Item& o : stack) other_copy = other_copy || (o.kind == Kind::Value && o.expr == i.expr);
-      if (n && n->id == i.bound_to && !other_copy) {
+      if (n && n->id == static_cast<const std::string&>(i.bound_to) && !other_copy) {
         stmts.pop_back();
         return ast::named_expr(ast::name(i.bound_to, ast::ExprContext::Store), i.expr);
       }
@@ -495,20 +495,20 @@ void Lifter::State::store(ExprPtr target, Item item) {
   auto* name = target->as<ast::Name>();
   if (item.kind == Kind::Function && name) {
     if (item.function()->name() == name->id || lifter.definer_.stored_name(item.function()->name()) == name->id) {
-      emit(lifter.definer_.define_function(*item.function(), name->id));
+      emit(lifter.definer_.define_function(*item.function(), name->id.str()));
       return;
     }
   }
   if (item.kind == Kind::Class && name &&
       (item.cls()->name == name->id || lifter.definer_.stored_name(item.cls()->name) == name->id)) {
-    emit(lifter.definer_.define_class(*item.cls(), name->id));
+    emit(lifter.definer_.define_class(*item.cls(), name->id.str()));
     return;
   }
   if (item.kind == Kind::Import && name) {
     const std::string& full = item.import()->module;
     std::string first = full.substr(0, full.find('.'));
     if (!item.import()->attr_path.empty() || name->id != first) {
-      emit(ast::import_({ast::alias(full, name->id)}));
+      emit(ast::import_({ast::alias(full, name->id.str())}));
     } else if (name->id == first) {
       emit(ast::import_({ast::alias(full)}));
     }
@@ -538,7 +538,7 @@ void Lifter::State::store(ExprPtr target, Item item) {
   // into the enclosing function, which no statement could write.)
   if (name && (!is_atom(v) || walrus_into_enclosing(name->id)))
     for (Item& o : stack)
-      if (o.kind == Kind::Value && o.expr == v && o.bound_to.empty()) o.bound_to = name->id;
+      if (o.kind == Kind::Value && o.expr == v && o.bound_to.empty()) o.bound_to = name->id.str();
 }
 
 // The callable and its arguments, with decorators, classes and comprehensions.
@@ -741,7 +741,7 @@ void op_load_small_int(State& s) { s.push(ast::integer(s.arg().number)); }
 ExprPtr loaded_name(State& s, std::string_view n) {
   if (!n.empty() && n[0] == '.' && s.code.code)
     if (ExprPtr v = s.definer().argument(*s.code.code, std::string(n))) return v;
-  return ast::name(std::move(n));
+  return ast::borrowed_name(n);
 }
 void op_load_name(State& s) { s.push(loaded_name(s, s.arg().text)); }
 // 3.12+ class bodies: a free variable is looked up in the class namespace
@@ -749,16 +749,16 @@ void op_load_name(State& s) { s.push(loaded_name(s, s.arg().text)); }
 void op_load_locals(State& s) { s.push(Item::of(Kind::Marker)); }
 void op_load_from_dict(State& s) {
   s.pop();
-  s.push(ast::name(s.arg().text));
+  s.push(ast::borrowed_name(s.arg().text));
 }
 
 // 3.12+ inlined comprehensions save the variables they shadow.
-void op_load_saved(State& s) { s.push(Item::of(Kind::Marker, ast::name(s.arg().text))); }
+void op_load_saved(State& s) { s.push(Item::of(Kind::Marker, ast::borrowed_name(s.arg().text))); }
 void op_load_global(State& s) {
   ResolvedArg a = s.arg();
   bool with_null = a.kind == ArgKind::NameShift1 && (a.number & 1);
   if (with_null && s.row.null_slot == NullSlot::Below) s.push(Item::of(Kind::Null));
-  s.push(ast::name(std::move(a.text)));
+  s.push(ast::borrowed_name(a.text));
   if (with_null && s.row.null_slot == NullSlot::Above) s.push(Item::of(Kind::Null));
 }
 void op_load_fast_pair(State& s) {
@@ -770,7 +770,7 @@ void op_load_fast_pair(State& s) {
 // MAKE_FUNCTION ignores closure tuples (source captures implicitly); generated
 // code can hand cells to other calls (Dynamo's _create_nested_fn).
 void op_load_closure(State& s) {
-  ExprPtr fn = ast::lambda(ast::Arguments{}, ast::name(s.arg().text));
+  ExprPtr fn = ast::lambda(ast::Arguments{}, ast::borrowed_name(s.arg().text));
   s.push(ast::subscript(ast::attribute(fn, "__closure__"), ast::integer(0)));
 }
 void op_load_assertion_error(State& s) { s.push(Lifter::assertion_error()); }
@@ -829,7 +829,7 @@ void op_load_super_attr(State& s) {
 // --- stores and deletes ---------------------------------------------------------------
 
 // (Names stored are made as such: store() would otherwise make each again.)
-void op_store_name(State& s) { s.store(ast::name(s.arg().text, ast::ExprContext::Store), s.pop()); }
+void op_store_name(State& s) { s.store(ast::borrowed_name(s.arg().text, ast::ExprContext::Store), s.pop()); }
 void op_store_global(State& s) {
   std::string n(s.arg().text);
   s.lifter.note_global(n);
@@ -843,13 +843,13 @@ void op_store_deref(State& s) {
 }
 void op_store_fast_pair(State& s) {  // STORE_FAST_STORE_FAST
   ResolvedArg a = s.arg();
-  s.store(ast::name(std::move(a.text), ast::ExprContext::Store), s.pop());
-  s.store(ast::name(std::move(a.second), ast::ExprContext::Store), s.pop());
+  s.store(ast::borrowed_name(a.text, ast::ExprContext::Store), s.pop());
+  s.store(ast::borrowed_name(a.second, ast::ExprContext::Store), s.pop());
 }
 void op_store_fast_load_fast(State& s) {
   ResolvedArg a = s.arg();
-  s.store(ast::name(std::move(a.text), ast::ExprContext::Store), s.pop());
-  s.push(ast::name(std::move(a.second)));
+  s.store(ast::borrowed_name(a.text, ast::ExprContext::Store), s.pop());
+  s.push(ast::borrowed_name(a.second));
 }
 void op_store_attr(State& s) {
   ExprPtr obj = s.pop_value();
@@ -872,7 +872,7 @@ void op_store_slice(State& s) {
 }
 void op_delete_name(State& s) {
   if (s.cur().name() == "DELETE_GLOBAL") s.lifter.note_global(std::string(s.arg().text));
-  s.emit(ast::delete_({ast::name(s.arg().text, ast::ExprContext::Del)}));
+  s.emit(ast::delete_({ast::borrowed_name(s.arg().text, ast::ExprContext::Del)}));
 }
 void op_delete_attr(State& s) {
   ExprPtr obj = s.pop_value();

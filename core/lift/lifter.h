@@ -113,16 +113,16 @@ class Lifter {
   // the code that reads them: a 3.12+ generic wrapper's type parameters and
   // generic base (`.type_params`, `.generic_base`), a class body's function
   // while `class C(*bases)` builds its argument list.
-  void bind_hidden(const std::string& n, Item i) { hidden_[n] = std::move(i); }
+  void bind_hidden(std::string_view n, Item i) { hidden_.insert_or_assign(std::string(n), std::move(i)); }
   std::size_t hidden_count() const { return hidden_.size(); }
-  const Item* hidden(const std::string& n) const {
+  const Item* hidden(std::string_view n) const {
     ++hidden_reads_;  // a lift that reads one depends on more than its block and stack: not cached
     auto it = hidden_.find(n);
     return it == hidden_.end() ? nullptr : &it->second;
   }
   // Temporaries lifting introduced to keep evaluation order (`_t1 = v`): values
   // that stayed on the stack while statements ran. Each is assigned once.
-  const std::set<std::string>& temporaries() const { return temporaries_; }
+  const ast::NameSet& temporaries() const { return temporaries_; }
   std::string new_temporary();
   // The source form of a stack item that needs no statements (values, lambdas,
   // comprehensions, iterators); nullptr when it has none.
@@ -138,13 +138,13 @@ class Lifter {
   Definer& definer_;
   const VersionRow& row_;
   std::set<std::string> globals_, nonlocals_;
-  std::map<std::string, Item> hidden_;
+  std::map<std::string, Item, std::less<>> hidden_;
   mutable std::size_t hidden_reads_ = 0;
   NameViews code_names_;  // the names shaped like a temporary that the code (and its nested code) uses
   bool names_collected_ = false;
   std::set<std::string, std::less<>> taken_;  // names given to definitions since
   bool taken(std::string_view name);
-  std::set<std::string> temporaries_;
+  ast::NameSet temporaries_;
   int temporary_count_ = 0;
   std::uint64_t value_count_ = 0;  // Item::seq source
   friend struct State;

@@ -23,7 +23,7 @@ void UnpackSink::put(std::size_t index, ast::ExprPtr target, ast::StmtList& out)
 void ImportFromSink::put(std::size_t index, ast::ExprPtr target, ast::StmtList&) {
   if (index >= names_.size()) throw Error(ErrorKind::Decode, "lift: import target out of range");
   auto* n = target->as<ast::Name>();
-  std::string as = n ? n->id : names_[index];
+  std::string as = n ? n->id.str() : names_[index];
   aliases_[index] = as == names_[index] ? ast::alias(names_[index]) : ast::alias(names_[index], as);
 }
 

@@ -220,7 +220,7 @@ class Dispatcher {
     return out;
   }
   std::string slot(std::size_t k) const { return slot_prefix_ + std::to_string(k); }
-  bool is_slot(const std::string& n) const {
+  bool is_slot(std::string_view n) const {
     return n.size() > slot_prefix_.size() && n.starts_with(slot_prefix_) &&
            std::all_of(n.begin() + std::ptrdiff_t(slot_prefix_.size()), n.end(),
                        [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
@@ -1159,7 +1159,7 @@ class Dispatcher {
         ++next;
         auto* a = stmts[k]->as<ast::Assign>();
         auto* bin = a->value->as<ast::BinOp>();
-        const std::string& slot_name = bin->left->as<ast::Name>()->id;
+        const ast::NameText& slot_name = bin->left->as<ast::Name>()->id;
         out.push_back(ast::aug_assign(ast::name(slot_name, ast::ExprContext::Store), bin->op, bin->right));
         out.push_back(ast::assign(a->targets[0], ast::name(slot_name)));
       } else {

@@ -564,7 +564,7 @@ class Walk {
     if (!a || a->targets.size() != 1) bad("a capture's store");
     auto* n = a->targets[0]->as<ast::Name>();
     if (!n) bad("a capture into something that is not a name");
-    return n->id;
+    return n->id.str();
   }
   void store(AItem x, std::string_view name) {
     auto set = [&](bool rest, int n) {

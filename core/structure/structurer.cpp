@@ -1203,10 +1203,10 @@ namespace {
 // v read after the copy is code after the try (3.10 copies it), not that.
 bool reads_name_stored_in(const ast::ExprPtr& value, const ast::StmtList& fin) {
   if (!value) return false;
-  std::set<std::string> stored;
+  ast::NameSet stored;
   for (const ast::StmtPtr& st : fin)
     ast::visit_stmt(st, [&](const ast::ExprPtr& e) {
-      if (auto* n = e->as<ast::Name>(); n && n->ctx != ast::ExprContext::Load) stored.insert(n->id);
+      if (auto* n = e->as<ast::Name>(); n && n->ctx != ast::ExprContext::Load) stored.emplace(n->id.view());
     }, true);
   bool reads = false;
   ast::visit_expr(value, [&](const ast::ExprPtr& e) {

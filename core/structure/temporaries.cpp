@@ -14,7 +14,7 @@ using ast::StmtList;
 using ast::StmtPtr;
 
 // `_tN = value` for a temporary: its name, else nullptr.
-const std::string* temporary_assigned(const StmtPtr& s, const std::set<std::string>& temps) {
+const ast::NameText* temporary_assigned(const StmtPtr& s, const ast::NameSet& temps) {
   auto* a = s->as<ast::Assign>();
   if (!a || a->targets.size() != 1) return nullptr;
   auto* n = a->targets[0]->as<ast::Name>();
@@ -29,13 +29,13 @@ bool binds_names(const ExprPtr& e) {
 
 class Inliner {
  public:
-  explicit Inliner(const std::set<std::string>& temps) : temps_(temps) {}
+  explicit Inliner(const ast::NameSet& temps) : temps_(temps) {}
 
   void count(const StmtList& body) {
     for (const StmtPtr& s : body)
       ast::visit_stmt(s, [&](const ExprPtr& e) {
         if (auto* n = e->as<ast::Name>(); n && n->ctx == ast::ExprContext::Load && temps_.count(n->id))
-          ++uses_[n->id];
+          ++uses_[n->id.str()];
       }, true);
   }
 
@@ -45,8 +45,8 @@ class Inliner {
     for (const StmtPtr& s : body) out.push_back(into_bodies(s));
     // Backwards, so that a chain `_t1 = a(); _t2 = _t1.b; f(_t2)` folds completely.
     for (std::size_t k = out.size(); k-- > 1;) {
-      const std::string* t = temporary_assigned(out[k - 1], temps_);
-      if (!t || uses_[*t] != 1) continue;
+      const ast::NameText* t = temporary_assigned(out[k - 1], temps_);
+      if (!t || uses_of(*t) != 1) continue;
       ExprPtr value = out[k - 1]->as<ast::Assign>()->value;
       if (binds_names(value)) continue;
       const ast::Expr* use = nullptr;
@@ -107,13 +107,17 @@ class Inliner {
     return c;
   }
 
-  const std::set<std::string>& temps_;
-  std::map<std::string, int> uses_;
+  const ast::NameSet& temps_;
+  std::map<std::string, int, std::less<>> uses_;
+  int uses_of(std::string_view name) const {
+    auto it = uses_.find(name);
+    return it == uses_.end() ? 0 : it->second;
+  }
 };
 
 }  // namespace
 
-StmtList inline_temporaries(const StmtList& body, const std::set<std::string>& temps) {
+StmtList inline_temporaries(const StmtList& body, const ast::NameSet& temps) {
   if (temps.empty()) return body;
   Inliner inliner(temps);
   inliner.count(body);

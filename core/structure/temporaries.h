@@ -13,6 +13,6 @@ namespace unveil::structure {
 // temporary used once, by the very next statement, as the first thing that
 // statement evaluates (only names and constants before it), is replaced by its
 // value. Everything else stays, so evaluation order and counts never change.
-ast::StmtList inline_temporaries(const ast::StmtList& body, const std::set<std::string>& temps);
+ast::StmtList inline_temporaries(const ast::StmtList& body, const ast::NameSet& temps);
 
 }  // namespace unveil::structure

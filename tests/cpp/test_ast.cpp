@@ -381,3 +381,45 @@ class K[T](Base):
 }
 
 }  // namespace
+
+// --- NameText ------------------------------------------------------------------
+
+TEST(NameText, OwnedAndBorrowedReadAlike) {
+  const std::string table = "encoder_attention_mask";  // longer than a short-string buffer
+  ast::NameText owned(table);
+  ast::NameText borrowed = ast::NameText::borrowed(table);
+  EXPECT_EQ(owned, borrowed);
+  EXPECT_EQ(borrowed, "encoder_attention_mask");
+  EXPECT_EQ(borrowed, table);
+  EXPECT_EQ(borrowed.view().data(), table.data());  // a view: no copy was made
+  EXPECT_NE(owned.view().data(), table.data());     // a copy
+  EXPECT_EQ(borrowed.size(), table.size());
+  EXPECT_TRUE(borrowed.starts_with("encoder_"));
+  EXPECT_EQ(borrowed[0], 'e');
+  EXPECT_EQ("x." + borrowed, "x.encoder_attention_mask");
+}
+
+TEST(NameText, CopiesKeepWhatTheyAre) {
+  const std::string table = "v";
+  ast::NameText borrowed = ast::NameText::borrowed(table);
+  ast::NameText copy = borrowed;
+  EXPECT_EQ(copy.view().data(), table.data());
+  // An owned short name lives inside the object: a copy or a move reads its own.
+  ast::NameText owned(std::string("short"));
+  ast::NameText owned_copy = owned;
+  ast::NameText moved = std::move(owned);
+  EXPECT_EQ(owned_copy, "short");
+  EXPECT_EQ(moved, "short");
+  EXPECT_NE(owned_copy.view().data(), moved.view().data());
+}
+
+TEST(NameText, EmptyAndOrdered) {
+  EXPECT_TRUE(ast::NameText().empty());
+  EXPECT_TRUE(ast::NameText::borrowed(std::string_view()).empty());
+  EXPECT_EQ(ast::NameText::borrowed(std::string_view()), "");
+  EXPECT_LT(ast::NameText("a"), ast::NameText::borrowed("b"));
+  ast::NameSet names{"_t1", "_t2"};
+  const std::string text = "_t2";
+  EXPECT_EQ(names.count(ast::NameText::borrowed(text)), 1u);  // looked up without a std::string
+  EXPECT_EQ(names.count(ast::NameText("_t3")), 0u);
+}

@@ -143,3 +143,30 @@ TEST(NameViews, FindsEveryInsertedNameAndNoOther) {
   for (const char* n : {"v3000", "v", "_t", "_t10", "v10000", " "}) EXPECT_FALSE(set.contains(n)) << n;
   EXPECT_FALSE(lift::NameViews().contains(""));
 }
+
+// Names are views of the code object's name tables, not copies (NameText::borrowed):
+// the tree never outlives the code object it was lifted from.
+TEST(Lift, NamesBorrowTheCodeObjectsText) {
+  for (const char* version : kVersions) {
+    auto code = compile_module(version, "a_rather_long_target_name = a_rather_long_global_name\n");
+    if (!code) continue;
+    DecodedCode decoded = decode(code, *find_version(code->version_minor));
+    cfg::Graph graph = cfg::build_graph(decoded);
+    NoDefiner definer;
+    lift::Lifter lifter(decoded, definer);
+    lift::BlockEffect eff = lifter.run(graph, graph.entry(), {});
+    ASSERT_FALSE(eff.stmts.empty()) << version;
+    const auto* assign = eff.stmts[0]->as<ast::Assign>();
+    ASSERT_TRUE(assign) << version;
+    const auto* target = assign->targets[0]->as<ast::Name>();
+    const auto* value = assign->value->as<ast::Name>();
+    ASSERT_TRUE(target && value) << version;
+    auto in_names = [&](const ast::NameText& n) {
+      for (const std::string& s : code->names)
+        if (s.data() == n.view().data()) return true;
+      return false;
+    };
+    EXPECT_TRUE(in_names(target->id)) << version;
+    EXPECT_TRUE(in_names(value->id)) << version;
+  }
+}
