@@ -66,6 +66,13 @@ inline ExprPtr borrowed_name(std::string_view id, ExprContext ctx = ExprContext:
 inline ExprPtr attribute(ExprPtr value, std::string_view attr, ExprContext ctx = ExprContext::Load) {
   return attribute(std::move(value), std::string(attr), ctx);
 }
+inline ExprPtr attribute(ExprPtr value, const NameText& attr, ExprContext ctx = ExprContext::Load) {
+  return make_expr(Attribute{std::move(value), attr, ctx});
+}
+// An attribute whose name outlives the tree (see borrowed_name).
+inline ExprPtr borrowed_attribute(ExprPtr value, std::string_view attr, ExprContext ctx = ExprContext::Load) {
+  return make_expr(Attribute{std::move(value), NameText::borrowed(attr), ctx});
+}
 inline ExprPtr attribute(ExprPtr value, const char* attr, ExprContext ctx = ExprContext::Load) {
   return attribute(std::move(value), std::string(attr), ctx);
 }

@@ -201,7 +201,7 @@ struct Constant {
 };
 struct Attribute {
   ExprPtr value{};
-  std::string attr{};
+  NameText attr{};
   ExprContext ctx = ExprContext::Load;
 };
 struct Subscript {

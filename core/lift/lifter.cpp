@@ -806,13 +806,13 @@ void op_load_attr(State& s) {
     s.push(std::move(obj));
     return;
   }
-  ExprPtr attr = ast::attribute(s.value(std::move(obj)), a.text);
+  ExprPtr attr = ast::borrowed_attribute(s.value(std::move(obj)), a.text);
   if (method) push_method(s, attr);
   else s.push(attr);
 }
 void op_load_method(State& s) {
   ExprPtr obj = s.pop_value();
-  push_method(s, ast::attribute(obj, s.arg().text));
+  push_method(s, ast::borrowed_attribute(obj, s.arg().text));
 }
 void op_load_super_attr(State& s) {
   ResolvedArg a = s.arg();
@@ -821,7 +821,7 @@ void op_load_super_attr(State& s) {
   ExprPtr sup = s.pop_value();
   // Bit 1 set: an explicit `super(cls, self)`; clear: the zero-argument form.
   ExprPtr call = (a.number & 2) ? ast::call(sup, {cls, self}) : ast::call(sup);
-  ExprPtr attr = ast::attribute(call, a.text);
+  ExprPtr attr = ast::borrowed_attribute(call, a.text);
   if (a.number & 1) push_method(s, attr);
   else s.push(attr);
 }
@@ -854,7 +854,7 @@ void op_store_fast_load_fast(State& s) {
 void op_store_attr(State& s) {
   ExprPtr obj = s.pop_value();
   Item v = s.pop();
-  s.store(ast::attribute(obj, s.arg().text, ast::ExprContext::Store), std::move(v));
+  s.store(ast::borrowed_attribute(obj, s.arg().text, ast::ExprContext::Store), std::move(v));
 }
 void op_store_subscr(State& s) {
   ExprPtr index = s.pop_value();
@@ -876,7 +876,7 @@ void op_delete_name(State& s) {
 }
 void op_delete_attr(State& s) {
   ExprPtr obj = s.pop_value();
-  s.emit(ast::delete_({ast::attribute(obj, s.arg().text, ast::ExprContext::Del)}));
+  s.emit(ast::delete_({ast::borrowed_attribute(obj, s.arg().text, ast::ExprContext::Del)}));
 }
 void op_delete_subscr(State& s) {
   ExprPtr index = s.pop_value();
