@@ -67,10 +67,11 @@ ast::Arguments signature(const lift::FunctionValue& f) {
   auto name_at = [&](std::size_t i) {
     return i < names.size() ? ast::NameText::borrowed(names[i]) : ast::NameText("_arg" + std::to_string(i));
   };
-  auto make = [&](std::size_t i) {
-    ast::NameText n = name_at(i);
-    ast::ExprPtr annotation = lookup(f, n);
-    return ast::arg(std::move(n), std::move(annotation));
+  // Filled in place: an Arg built elsewhere was moved three times on its way here.
+  auto fill = [&](ast::Arg& arg, std::size_t i) -> ast::Arg& {
+    arg.arg = name_at(i);
+    arg.annotation = lookup(f, arg.arg);
+    return arg;
   };
   std::size_t npos = std::size_t(std::max(0, c.argcount));
   std::size_t nposonly = std::size_t(std::max(0, c.posonlyargcount));
@@ -80,18 +81,17 @@ ast::Arguments signature(const lift::FunctionValue& f) {
   a.args.reserve(npos - std::min(nposonly, npos));
   a.kwonlyargs.reserve(nkw);
   a.kw_defaults.reserve(nkw);
-  for (std::size_t i = 0; i < npos; ++i) (i < nposonly ? a.posonlyargs : a.args).push_back(make(i));
+  for (std::size_t i = 0; i < npos; ++i) fill((i < nposonly ? a.posonlyargs : a.args).emplace_back(), i);
   std::size_t next = npos;
   for (std::size_t i = 0; i < nkw; ++i) {
-    ast::Arg k = make(next + i);
+    const ast::Arg& k = fill(a.kwonlyargs.emplace_back(), next + i);
     a.kw_defaults.push_back(nullptr);
     for (const auto& [name, value] : f.kwdefaults)
       if (name == k.arg) a.kw_defaults.back() = value;
-    a.kwonlyargs.push_back(std::move(k));
   }
   next += nkw;
-  if (c.flags & kCoVarargs) a.vararg = make(next++);
-  if (c.flags & kCoVarkeywords) a.kwarg = make(next++);
+  if (c.flags & kCoVarargs) fill(a.vararg.emplace(), next++);
+  if (c.flags & kCoVarkeywords) fill(a.kwarg.emplace(), next++);
   a.defaults = f.defaults;
   return a;
 }
