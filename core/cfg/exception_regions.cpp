@@ -44,6 +44,7 @@
 
 #include "cfg/builder.h"
 #include "support/error.h"
+#include "support/tls.h"
 
 namespace unveil::cfg {
 
@@ -190,21 +191,42 @@ std::string describe_entry(const StackEntry& e, const Graph& graph) {
   return "a handler at " + std::to_string(graph.block(e.handler).begin);
 }
 
+// The flow's working arrays, kept for the next code object of the thread:
+// every ≤3.10 code object runs the flow, most with one or two blocks, and
+// allocating the arrays cost more than filling them. No flow starts inside another.
+struct BlockStackScratch {
+  std::vector<BlockState> states;
+  std::vector<bool> queued;
+  std::vector<BlockId> work;
+};
+
 class BlockStackFlow {
  public:
-  explicit BlockStackFlow(GraphBuilder& builder)
+  explicit BlockStackFlow(GraphBuilder& builder, BlockStackScratch& scratch)
       : b_(builder),
         ins_(builder.code_.instructions),
         blocks_(builder.blocks()),
-        states_(blocks_.size()),
-        queued_(blocks_.size(), false) {}
+        states_(scratch.states),
+        queued_(scratch.queued),
+        work_(scratch.work) {
+    // Reset in place: a state's block stack keeps its capacity.
+    states_.resize(blocks_.size());
+    for (BlockState& s : states_) {
+      std::vector<StackEntry> stack = std::move(s.stack);
+      stack.clear();
+      s = BlockState{};
+      s.stack = std::move(stack);
+    }
+    queued_.assign(blocks_.size(), false);
+    work_.clear();
+  }
 
   void run() {
     std::int64_t start_depth = 0;
     // 3.10 generators start with the first value sent (None) on the stack;
     // their GEN_START pops it (compile.c starts such code at depth 1).
     const Instruction& first = ins_[blocks_[0].first];
-    if (first.info && first.info->name == "GEN_START") start_depth = 1;
+    if (first.info && first.op() == Op::GEN_START) start_depth = 1;
     merge(0, {}, start_depth, Entry::Strong, 0);
     while (!work_.empty()) {
       const BlockId id = work_.back();
@@ -461,9 +483,9 @@ class BlockStackFlow {
   GraphBuilder& b_;
   const std::vector<Instruction>& ins_;
   std::vector<Block>& blocks_;
-  std::vector<BlockState> states_;
-  std::vector<bool> queued_;
-  std::vector<BlockId> work_;
+  std::vector<BlockState>& states_;
+  std::vector<bool>& queued_;
+  std::vector<BlockId>& work_;
 };
 
 }  // namespace
@@ -476,7 +498,7 @@ void GraphBuilder::assign_handlers_from_block_stack() {
       pending_[b.id].target_for_setup = block_at_offset(*last.jump_target, last.offset);
     }
   }
-  BlockStackFlow(*this).run();
+  BlockStackFlow(*this, per_thread<BlockStackScratch>()).run();
 }
 
 }  // namespace unveil::cfg
