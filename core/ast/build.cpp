@@ -64,7 +64,7 @@ ExprPtr compare(ExprPtr left, CmpOperator op, ExprPtr right) {
 ExprPtr if_exp(ExprPtr test, ExprPtr body, ExprPtr orelse) {
   return make_expr(IfExp{std::move(test), std::move(body), std::move(orelse)});
 }
-ExprPtr lambda(Arguments args, ExprPtr body) {
+ExprPtr lambda(Boxed<Arguments> args, ExprPtr body) {
   return make_expr(Lambda{std::move(args), std::move(body)});
 }
 ExprPtr tuple(ExprList elts, ExprContext ctx) { return make_expr(Tuple{std::move(elts), ctx}); }
@@ -219,13 +219,13 @@ MatchCase match_case(PatternPtr pattern, StmtList body, ExprPtr guard) {
 StmtPtr match(ExprPtr subject, std::vector<MatchCase> cases) {
   return make_stmt(Match{std::move(subject), std::move(cases)});
 }
-StmtPtr function_def(std::string name, Arguments args, StmtList body, ExprList decorator_list,
+StmtPtr function_def(std::string name, Boxed<Arguments> args, StmtList body, ExprList decorator_list,
                      ExprPtr returns, TypeParamList type_params) {
   return make_stmt(FunctionDef{std::move(name), std::move(args), std::move(body),
                                std::move(decorator_list), std::move(returns),
                                std::move(type_params)});
 }
-StmtPtr async_function_def(std::string name, Arguments args, StmtList body, ExprList decorator_list,
+StmtPtr async_function_def(std::string name, Boxed<Arguments> args, StmtList body, ExprList decorator_list,
                            ExprPtr returns, TypeParamList type_params) {
   return make_stmt(
       AsyncFunctionDef{{std::move(name), std::move(args), std::move(body),

@@ -87,7 +87,7 @@ ExprPtr boolop(BoolOperator op, ExprList values);
 ExprPtr compare(ExprPtr left, std::vector<CmpOperator> ops, ExprList comparators);
 ExprPtr compare(ExprPtr left, CmpOperator op, ExprPtr right);
 ExprPtr if_exp(ExprPtr test, ExprPtr body, ExprPtr orelse);
-ExprPtr lambda(Arguments args, ExprPtr body);
+ExprPtr lambda(Boxed<Arguments> args, ExprPtr body);
 ExprPtr tuple(ExprList elts, ExprContext ctx = ExprContext::Load);
 ExprPtr list(ExprList elts, ExprContext ctx = ExprContext::Load);
 ExprPtr set(ExprList elts);
@@ -160,9 +160,9 @@ StmtPtr try_star(StmtList body, std::vector<ExceptHandler> handlers, StmtList or
                  StmtList finalbody = {});
 MatchCase match_case(PatternPtr pattern, StmtList body, ExprPtr guard = nullptr);
 StmtPtr match(ExprPtr subject, std::vector<MatchCase> cases);
-StmtPtr function_def(std::string name, Arguments args, StmtList body, ExprList decorator_list = {},
+StmtPtr function_def(std::string name, Boxed<Arguments> args, StmtList body, ExprList decorator_list = {},
                      ExprPtr returns = nullptr, TypeParamList type_params = {});
-StmtPtr async_function_def(std::string name, Arguments args, StmtList body,
+StmtPtr async_function_def(std::string name, Boxed<Arguments> args, StmtList body,
                            ExprList decorator_list = {}, ExprPtr returns = nullptr,
                            TypeParamList type_params = {});
 StmtPtr class_def(std::string name, ExprList bases, std::vector<Keyword> keywords, StmtList body,

@@ -353,7 +353,7 @@ ast::StmtPtr Driver::define_function(const lift::FunctionValue& f, const std::st
   // yield` keeps it a generator and compiles to nothing.
   if ((f.code->flags & (kCoGenerator | kCoAsyncGenerator)) && !shows_yield(b))
     b.push_back(ast::if_(ast::boolean(false), {ast::expr_stmt(ast::yield_())}));
-  ast::Arguments args = signature(f);
+  ast::Boxed<ast::Arguments> args = signature(f);
   bool is_async = f.code->flags & (kCoCoroutine | kCoAsyncGenerator);
   if (is_async)
     return ast::async_function_def(name, std::move(args), std::move(b), f.decorators, return_annotation(f),

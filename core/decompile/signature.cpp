@@ -59,9 +59,11 @@ ast::ExprPtr annotation_as_written(ast::ExprPtr annotation, std::uint32_t flags)
   return ast::make_expr(ast::Name{text->utf8, ast::ExprContext::Load, true});
 }
 
-ast::Arguments signature(const lift::FunctionValue& f) {
+// Boxed as the def or lambda node holds it: built in its box, not moved into one.
+ast::Boxed<ast::Arguments> signature(const lift::FunctionValue& f) {
   const CodeObject& c = *f.code;
-  ast::Arguments a;
+  ast::Boxed<ast::Arguments> boxed;
+  ast::Arguments& a = *boxed;
   const auto& names = c.varnames;
   // The code object outlives the tree: its names are borrowed, not copied.
   auto name_at = [&](std::size_t i) {
@@ -93,7 +95,7 @@ ast::Arguments signature(const lift::FunctionValue& f) {
   if (c.flags & kCoVarargs) fill(a.vararg.emplace(), next++);
   if (c.flags & kCoVarkeywords) fill(a.kwarg.emplace(), next++);
   a.defaults = f.defaults;
-  return a;
+  return boxed;
 }
 
 ast::ExprPtr return_annotation(const lift::FunctionValue& f) { return lookup(f, "return"); }

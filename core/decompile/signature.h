@@ -7,7 +7,7 @@
 
 namespace unveil::decompile {
 
-ast::Arguments signature(const lift::FunctionValue& f);
+ast::Boxed<ast::Arguments> signature(const lift::FunctionValue& f);
 // Under `from __future__ import annotations` (code flags) the compiler
 // stores each annotation as the text of its source: that text, to be
 // written as it is. Any other annotation is returned unchanged.
