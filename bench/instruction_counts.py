@@ -12,7 +12,10 @@ Workloads (fixed, so that two runs count the same calls):
 
 * empty: ``def f(self): pass``, 200 calls (the fixed cost of a call);
 * mid: 300 code objects of 20-100 code units from this Python's top-level Lib/*.py (seed 0);
-* sample: 1000 random code objects of Lib/*.py (seed 0), as decompile_vs_depyf.py samples them.
+* sample: 1000 random code objects of Lib/*.py (seed 0), as decompile_vs_depyf.py samples them;
+* dynamo (Python 3.10 only, the corpus's version): every code object of
+  shared/corpus/dynamo-hf, nested code included, as decompile_vs_depyf.py
+  --dynamo takes them (565).
 
 Only the C++ call (``_core.decompile_live``, which takes every one of these
 objects) is counted, through callgrind's --toggle-collect, so the module must
@@ -33,7 +36,12 @@ import types
 from typing import List
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-WORKLOADS = ("empty", "mid", "sample")
+WORKLOADS = ("empty", "mid", "sample", "dynamo")
+DYNAMO_MINOR = 10  # the corpus is CPython 3.10 bytecode
+
+
+def available(name: str) -> bool:
+    return name != "dynamo" or sys.version_info[:2] == (3, DYNAMO_MINOR)
 
 
 def workload(name: str) -> List[types.CodeType]:
@@ -43,6 +51,10 @@ def workload(name: str) -> List[types.CodeType]:
 
         return [f.__code__] * 200
     sys.path.insert(0, HERE)
+    if name == "dynamo":
+        from decompile_vs_depyf import DEFAULT_CORPUS, dynamo_samples
+
+        return [s.code for s in dynamo_samples(DEFAULT_CORPUS)]
     from decompile_vs_depyf import stdlib_samples
 
     samples = stdlib_samples()
@@ -89,12 +101,14 @@ def main() -> int:
     unknown = [w for w in args.workloads if w not in WORKLOADS]
     if unknown:
         parser.error(f"unknown workload {unknown[0]!r}: choose from {', '.join(WORKLOADS)}")
+    if "dynamo" in args.workloads and not available("dynamo"):
+        parser.error(f"the dynamo workload needs Python 3.{DYNAMO_MINOR} (the corpus's bytecode)")
     import unveil
 
     print(f"Python {sys.version.split()[0]}, unveil from {os.path.dirname(unveil.__file__)}\n")
     print("| workload | calls | instructions per call |")
     print("|---|---|---|")
-    for name in args.workloads or WORKLOADS:
+    for name in args.workloads or [w for w in WORKLOADS if available(w)]:
         calls = len(workload(name))
         print(f"| {name} | {calls} | {count(name) // calls} |", flush=True)
     return 0
