@@ -147,7 +147,7 @@ StmtList Driver::tidy_structured(StmtList stmts, BodyKind kind) const {
   return structure::simplify(std::move(stmts), version_.minor, whole);
 }
 
-bool Driver::bound_in_enclosing_function(const std::string& name) const {
+bool Driver::bound_in_enclosing_function(std::string_view name) const {
   // scopes_.back() is the function itself; class bodies around it bind nothing it sees.
   for (std::size_t k = 0; k + 1 < scopes_.size(); ++k) {
     const CodeObject& scope = *scopes_[k];
@@ -253,9 +253,12 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
       std::set<std::string> globals = lifter.globals();
       // A name read as a global that an enclosing function binds was declared
       // `global` here: without that, it would be the enclosing function's.
-      for (const Instruction& ins : decoded.instructions)
-        if (ins.info && ins.op() == Op::LOAD_GLOBAL)
-          if (std::string n(resolve_argument(decoded, ins).text); bound_in_enclosing_function(n)) globals.insert(n);
+      // (scopes_.back() is this function: with nothing around it, nothing to look up.)
+      if (scopes_.size() > 1)
+        for (const Instruction& ins : decoded.instructions)
+          if (ins.info && ins.op() == Op::LOAD_GLOBAL)
+            if (std::string_view n = resolve_argument(decoded, ins).text; bound_in_enclosing_function(n))
+              globals.emplace(n);
       std::vector<std::string> g(globals.begin(), globals.end());
       std::set<std::string> nonlocals = lifter.nonlocals();
       // A free variable no instruction touches was only declared (`nonlocal a`).

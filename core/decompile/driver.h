@@ -42,7 +42,7 @@ class Driver : public lift::Definer {
  private:
   std::vector<std::string> stored_self_attributes(const std::shared_ptr<const CodeObject>& code) const;
   ast::StmtList body_uncached(const std::shared_ptr<const CodeObject>& code, BodyKind kind);
-  bool bound_in_enclosing_function(const std::string& name) const;
+  bool bound_in_enclosing_function(std::string_view name) const;
   ast::StmtList tidy_structured(ast::StmtList stmts, BodyKind kind) const;
   lift::Item generic_definition(const lift::FunctionValue& wrapper, const ast::ExprList& args);
   lift::Item generic_fallback(const lift::FunctionValue& wrapper, const std::string& reason);
