@@ -96,6 +96,7 @@ void NodeArena::reset() noexcept {
   }
   for (FreeList& list : free_) list = FreeList{};
   open_ = true;
+  recycling_ = true;
   open_nodes_ = 0;
   refs_.store(1, std::memory_order_relaxed);
 }

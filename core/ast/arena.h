@@ -62,7 +62,7 @@ class NodeArena {
     // add for every node made and freed). (A flag, not a thread_local: that
     // costs a call in a shared library.)
     if (open_) {
-      recycle(p, bytes);
+      if (recycling_) recycle(p, bytes);
       --open_nodes_;
       return;
     }
@@ -98,6 +98,7 @@ class NodeArena {
 
   static thread_local NodeArena* current_ UNVEIL_FAST_TLS;
   bool open_ = true;  // its scope still lives
+  bool recycling_ = true;  // freed nodes go on the free lists (see NodeArenaScope::dropping)
   FreeList free_[kFreeLists];
   // Live nodes, plus one while a scope uses it; the nodes made and freed
   // while the scope lived are counted in open_nodes_ and added when it ends.
@@ -121,6 +122,13 @@ class NodeArenaScope {
   ~NodeArenaScope();
   NodeArenaScope(const NodeArenaScope&) = delete;
   NodeArenaScope& operator=(const NodeArenaScope&) = delete;
+
+  // The call's trees are being dropped: nothing more will be made, so the
+  // nodes freed from here on are not put on free lists (the whole arena is
+  // reset when the scope ends). Until the next scope takes the arena.
+  void dropping() noexcept {
+    if (arena_) arena_->recycling_ = false;
+  }
 
  private:
   NodeArena* arena_ = nullptr;

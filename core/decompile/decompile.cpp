@@ -18,7 +18,13 @@ ast::Module decompile_module(std::shared_ptr<const CodeObject> code, const Versi
 
 std::string decompile_to_source(std::shared_ptr<const CodeObject> code, const VersionTraits& version,
                                 const DecompileOptions& options) {
-  std::string text = unparse(decompile_module(std::move(code), version, options));
+  // The tree is printed and dropped while the driver, and so its node arena,
+  // lives: nodes that outlive the arena's scope are freed one atomic count at
+  // a time and keep the arena from going back to the thread's pool.
+  decompile::Driver driver(version, options);
+  const ast::Module tree{driver.body_or_fallback(std::move(code), decompile::BodyKind::Module)};
+  std::string text = unparse(tree);
+  driver.dropping_trees();
   if (!text.empty() && text.back() != '\n') text += '\n';
   return text;
 }
@@ -89,7 +95,9 @@ std::string decompile_function(std::shared_ptr<const CodeObject> code, const Obj
   f.kwdefaults = named_values(kwdefaults);
   f.annotations = named_values(annotations);
   decompile::Driver driver(v);
-  std::string text = unparse(ast::Module{{driver.define_function(f, f.code->name)}});
+  const ast::Module tree{{driver.define_function(f, f.code->name)}};
+  std::string text = unparse(tree);
+  driver.dropping_trees();  // (the tree, and the driver's own, before the driver's scope ends)
   if (!text.empty() && text.back() != '\n') text += '\n';
   return text;
 }

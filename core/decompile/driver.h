@@ -38,6 +38,8 @@ class Driver : public lift::Definer {
   std::string stored_name(const std::string& name) const override;
   std::optional<lift::Item> generic(const lift::FunctionValue& wrapper, const ast::ExprList& args) override;
   ast::ExprPtr argument(const CodeObject& code, const std::string& name) const override;
+  // The trees made are printed and being dropped (see NodeArenaScope::dropping).
+  void dropping_trees() noexcept { arena_.dropping(); }
 
  private:
   std::vector<std::string> stored_self_attributes(const std::shared_ptr<const CodeObject>& code) const;

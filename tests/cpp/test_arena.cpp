@@ -53,6 +53,23 @@ TEST(NodeArena, FreedNodesAreReusedWhileTheScopeLives) {
   EXPECT_EQ(second.get(), first);
 }
 
+// Once the call's trees are being dropped, freed nodes are left where they are
+// (the arena is reset with its scope); the next scope recycles again.
+TEST(NodeArena, DroppingStopsRecyclingUntilTheNextScope) {
+  {
+    NodeArenaScope scope;
+    scope.dropping();
+    const Expr* first = name("a").get();  // freed at once, not put on a free list
+    ExprPtr second = name("b");
+    EXPECT_NE(second.get(), first);
+    EXPECT_EQ(unparse(StmtList{expr_stmt(second)}), "b");
+  }
+  NodeArenaScope next;
+  const Expr* first = name("a").get();
+  ExprPtr second = name("b");
+  EXPECT_EQ(second.get(), first);
+}
+
 TEST(NodeArena, AnArenaNoNodeOutlivesServesTheNextScope) {
   NodeArena* first = nullptr;
   {
