@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <new>
 #include <span>
 #include <string_view>
@@ -133,6 +134,42 @@ nb::str utf8_str(std::string_view s) {
     if (!o) throw nb::python_error();
   }
   return nb::steal<nb::str>(o);
+}
+
+// Whether every byte of `s` is ASCII: the bytes are or-ed together a word
+// (or a vector register) at a time, and the high bits tested once.
+bool all_ascii(std::string_view s) {
+  constexpr std::uint64_t kHigh = 0x8080808080808080u;
+  const char* p = s.data();
+  std::size_t n = s.size();
+  auto load = [](const char* at, auto w) {
+    std::memcpy(&w, at, sizeof w);
+    return w;
+  };
+  std::uint64_t bits = 0;
+#if defined(__GNUC__) || defined(__clang__)
+  using Wide = std::uint64_t __attribute__((vector_size(16)));
+  Wide wide{};
+  for (; n >= 64; p += 64, n -= 64)
+    wide |= load(p, Wide{}) | load(p + 16, Wide{}) | load(p + 32, Wide{}) | load(p + 48, Wide{});
+  bits = wide[0] | wide[1];
+#endif
+  auto word = [&](const char* at) { return load(at, std::uint64_t{}); };
+  for (; n >= 32; p += 32, n -= 32) bits |= word(p) | word(p + 8) | word(p + 16) | word(p + 24);
+  for (; n >= 8; p += 8, n -= 8) bits |= word(p);
+  for (; n > 0; ++p, --n) bits |= std::uint8_t(*p);
+  return (bits & kHigh) == 0;
+}
+
+// The decompiled source as a str. Source is nearly always ASCII: then the str
+// is made at its size and filled with one copy, where decoding it as UTF-8
+// (what casting a std::string does) costs a few instructions per byte.
+nb::object source_str(const std::string& text) {
+  if (!all_ascii(text)) return nb::cast(text);
+  PyObject* s = PyUnicode_New(Py_ssize_t(text.size()), 127);
+  if (!s) throw nb::python_error();
+  std::memcpy(PyUnicode_DATA(s), text.data(), text.size());
+  return nb::steal(s);
 }
 
 // What `dis` calls argval, in Python terms.
@@ -670,7 +707,7 @@ nb::object decompile_live(nb::handle code, nb::handle fn, bool placeholders) {
     LiveReader reader(version, placeholders);
     std::shared_ptr<const CodeObject> tree = reader.code(c);
     const PoolReturn back(tree);
-    if (!function) return nb::cast(decompile_to_source(tree, version));
+    if (!function) return source_str(decompile_to_source(tree, version));
     // In marshal_function's order: defaults (a tuple), then the two dicts item by item.
     // (A tuple or dict subclass is marshal's to refuse: the Python path then copies it.)
     if ((!defaults.is_none() && !PyTuple_CheckExact(defaults.ptr())) ||
@@ -679,7 +716,7 @@ nb::object decompile_live(nb::handle code, nb::handle fn, bool placeholders) {
     ObjectRef d = defaults.is_none() ? ObjectRef() : reader.object(defaults.ptr());
     ObjectRef k = kwdefaults.is_none() ? ObjectRef() : reader.dict(kwdefaults.ptr());
     ObjectRef a = annotations.is_none() ? ObjectRef() : reader.dict(annotations.ptr());
-    return nb::cast(decompile_function(tree, d, k, a, version));
+    return source_str(decompile_function(tree, d, k, a, version));
   } catch (const NotConvertible&) {
   }
   // ...else through marshal bytes, as unveil._live writes them.
@@ -697,7 +734,7 @@ nb::object decompile_live(nb::handle code, nb::handle fn, bool placeholders) {
   std::string text =
       function ? decompile_function_marshal(as_span(data), PY_MINOR_VERSION, no_prefix, no_names)
                : decompile_marshal(as_span(data), PY_MINOR_VERSION, no_prefix, no_names);
-  return nb::cast(std::move(text));
+  return source_str(text);
 }
 
 // unveil.errors.<Kind>Error(message, offset, detail)

@@ -178,3 +178,19 @@ def test_live_rewrites_a_name_that_differs_in_one_byte():
                     code = _one_local(name, closure)
                     out = _core.decompile_live(code, None, False)
                     assert out == _substituted(code) and f"{name} = 1" in out
+
+
+def test_live_source_keeps_text_that_is_not_ascii():
+    # The result is copied as ASCII when every byte of it is: one byte of a
+    # non-ASCII character anywhere (in any of the check's word and vector
+    # steps, and its tail) must send it through UTF-8 decoding.
+    for length in range(0, 150, 7):
+        for char in ("é", "€", "\U0001f600"):
+            for at in {0, length // 2, length}:
+                text = "a" * at + char + "a" * (length - at)
+                code = compile(f"x = {text!r}\n", "<text>", "exec")
+                out = _core.decompile_live(code, None, False)
+                assert out == _substituted(code) and f"x = {text!r}" in out
+    ascii_text = "b" * 200
+    out = _core.decompile_live(compile(f"x = {ascii_text!r}\n", "<text>", "exec"), None, False)
+    assert out.isascii() and ascii_text in out
