@@ -454,7 +454,8 @@ class LiveReader {
       : version_(version), placeholders_(placeholders) {}
 
   ObjectRef object(PyObject* o) {
-    if (o == Py_None) return none();
+    // None, bools and small ints are the marshal reader's shared objects.
+    if (o == Py_None) return none_object();
     if (PyUnicode_CheckExact(o)) return pooled_object(StrValue{std::string(utf8(o))});
     if (PyLong_CheckExact(o)) {
       int overflow = 0;
@@ -463,17 +464,18 @@ class LiveReader {
         PyErr_Clear();
         throw NotConvertible{};
       }
+      if (v >= kSmallIntMin && v <= kSmallIntMax) return small_int_object(v);
       return pooled_object(IntValue{v, {}, v < 0});
     }
     if (PyTuple_CheckExact(o)) return pooled_object(TupleValue{items(o)});
     if (PyCode_Check(o)) return pooled_object(CodeValue{code(reinterpret_cast<PyCodeObject*>(o))});
     if (PyBytes_CheckExact(o)) return pooled_object(BytesValue{bytes(o)});
-    if (PyBool_Check(o)) return pooled_object(BoolValue{o == Py_True});
+    if (PyBool_Check(o)) return bool_object(o == Py_True);
     if (PyFloat_CheckExact(o)) return pooled_object(FloatValue{PyFloat_AS_DOUBLE(o)});
     if (PyComplex_CheckExact(o))
       return pooled_object(ComplexValue{PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)});
-    if (o == Py_Ellipsis) return pooled_object(EllipsisValue{});
-    if (o == PyExc_StopIteration) return pooled_object(StopIterationValue{});
+    if (o == Py_Ellipsis) return ellipsis_object();
+    if (o == PyExc_StopIteration) return stop_iteration_object();
     // The substitution replaces a list or dict that marshal refuses whole,
     // never an item inside it (only tuples are walked into).
     if (PyList_CheckExact(o))
@@ -580,10 +582,6 @@ class LiveReader {
     int& depth_;
   };
 
-  static const ObjectRef& none() {
-    static const ObjectRef obj = make_object(NoneValue{});
-    return obj;
-  }
   // The UTF-8 of a str, borrowed from the str. An ASCII str is its own
   // UTF-8 (names almost always are): no call needed for those.
   static std::string_view utf8(PyObject* s) {
@@ -761,6 +759,8 @@ void raise_typed(const Error& e) {
 
 NB_MODULE(_core, m) {
   m.doc() = "unveil's C++ core: reading and decoding CPython 3.8–3.14 bytecode.";
+  // The readers' shared constants, made at import rather than in the first call.
+  (void)shared_objects();
 
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {

@@ -194,3 +194,16 @@ def test_live_source_keeps_text_that_is_not_ascii():
     ascii_text = "b" * 200
     out = _core.decompile_live(compile(f"x = {ascii_text!r}\n", "<text>", "exec"), None, False)
     assert out.isascii() and ascii_text in out
+
+
+def test_live_reads_shared_constants_as_marshal_does():
+    # None, bools, Ellipsis and ints from -5 to 256 come from one shared set
+    # of objects: each must still read as its own value (the range's ends and
+    # the ints just outside it included).
+    values = (None, True, False, ..., -6, -5, -1, 0, 1, 2, 100, 255, 256, 257, 2**40, -2**40)
+    for value in values:
+        code = _returns(value, value, 0, 1)
+        assert _core.decompile_live(code, None, False) == _substituted(code)
+    template = compile("x = (" + ", ".join(map(repr, values)) + ")", "<shared>", "exec")
+    out = _core.decompile_live(template, None, False)
+    assert out == _substituted(template) and "(None, True, False, Ellipsis, -6, -5, -1, 0, 1, 2, 100, 255, 256, 257" in out
