@@ -420,16 +420,25 @@ struct ObjectAllocator {
   ObjectAllocator(const ObjectAllocator<U>&) noexcept {}
   T* allocate(std::size_t n) { return static_cast<T*>(ObjectBlocks::take(n * sizeof(T))); }
   void deallocate(T* p, std::size_t n) noexcept { ObjectBlocks::give(p, n * sizeof(T)); }
+  // An Object whose value is built in its place from the alternative's own
+  // arguments (allocate_shared passes them here): no Object, and no variant,
+  // to move in and destroy after.
+  template <class U, class V, class... Args>
+  void construct(U* p, std::in_place_type_t<V> type, Args&&... args) {
+    ::new (const_cast<void*>(static_cast<const volatile void*>(p)))
+        U{decltype(Object::value)(type, std::forward<Args>(args)...)};
+  }
   template <class U>
   bool operator==(const ObjectAllocator<U>&) const noexcept {
     return true;
   }
 };
 
-// make_object, with the block from ObjectBlocks.
-template <class T>
-ObjectRef pooled_object(T value) {
-  return std::allocate_shared<const Object>(ObjectAllocator<Object>{}, Object{std::move(value)});
+// make_object of a T made from `args`, with the block from ObjectBlocks.
+template <class T, class... Args>
+ObjectRef pooled_object(Args&&... args) {
+  return std::allocate_shared<const Object>(ObjectAllocator<Object>{}, std::in_place_type<T>,
+                                            std::forward<Args>(args)...);
 }
 
 // A live object in the core's object model, read from the interpreter's own
@@ -456,7 +465,7 @@ class LiveReader {
   ObjectRef object(PyObject* o) {
     // None, bools and small ints are the marshal reader's shared objects.
     if (o == Py_None) return none_object();
-    if (PyUnicode_CheckExact(o)) return pooled_object(StrValue{std::string(utf8(o))});
+    if (PyUnicode_CheckExact(o)) return pooled_object<StrValue>(std::string(utf8(o)));
     if (PyLong_CheckExact(o)) {
       int overflow = 0;
       const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
@@ -465,21 +474,21 @@ class LiveReader {
         throw NotConvertible{};
       }
       if (v >= kSmallIntMin && v <= kSmallIntMax) return small_int_object(v);
-      return pooled_object(IntValue{v, {}, v < 0});
+      return pooled_object<IntValue>(v, std::vector<std::uint16_t>(), v < 0);
     }
-    if (PyTuple_CheckExact(o)) return pooled_object(TupleValue{items(o)});
-    if (PyCode_Check(o)) return pooled_object(CodeValue{code(reinterpret_cast<PyCodeObject*>(o))});
-    if (PyBytes_CheckExact(o)) return pooled_object(BytesValue{bytes(o)});
+    if (PyTuple_CheckExact(o)) return pooled_object<TupleValue>(items(o));
+    if (PyCode_Check(o)) return pooled_object<CodeValue>(code(reinterpret_cast<PyCodeObject*>(o)));
+    if (PyBytes_CheckExact(o)) return pooled_object<BytesValue>(bytes(o));
     if (PyBool_Check(o)) return bool_object(o == Py_True);
-    if (PyFloat_CheckExact(o)) return pooled_object(FloatValue{PyFloat_AS_DOUBLE(o)});
+    if (PyFloat_CheckExact(o)) return pooled_object<FloatValue>(PyFloat_AS_DOUBLE(o));
     if (PyComplex_CheckExact(o))
-      return pooled_object(ComplexValue{PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)});
+      return pooled_object<ComplexValue>(PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o));
     if (o == Py_Ellipsis) return ellipsis_object();
     if (o == PyExc_StopIteration) return stop_iteration_object();
     // The substitution replaces a list or dict that marshal refuses whole,
     // never an item inside it (only tuples are walked into).
     if (PyList_CheckExact(o))
-      return placeholders_ && !marshallable(o) ? placeholder(o) : pooled_object(ListValue{items(o)});
+      return placeholders_ && !marshallable(o) ? placeholder(o) : pooled_object<ListValue>(items(o));
     if (PyDict_CheckExact(o)) return placeholders_ && !marshallable(o) ? placeholder(o) : dict(o);
     if (placeholders_ && !marshallable(o)) return placeholder(o);
     throw NotConvertible{};
@@ -493,7 +502,7 @@ class LiveReader {
     Py_ssize_t pos = 0;
     PyObject *key, *value;
     while (PyDict_Next(o, &pos, &key, &value)) d.items.emplace_back(object(key), object(value));
-    return pooled_object(std::move(d));
+    return pooled_object<DictValue>(std::move(d));
   }
 
   // The fields marshal writes for this version, through the reader's own
@@ -561,7 +570,7 @@ class LiveReader {
 
   ObjectRef placeholder(PyObject* o) {
     nb::object name = nb::module_::import_("unveil._live").attr("describe")(nb::handle(o));
-    return pooled_object(PlaceholderValue{nb::cast<std::string>(name), placeholder_count_++});
+    return pooled_object<PlaceholderValue>(nb::cast<std::string>(name), placeholder_count_++);
   }
 
   // Keeps within the marshal reader's nesting limit (MarshalOptions::max_depth)

@@ -200,7 +200,9 @@ def test_live_reads_shared_constants_as_marshal_does():
     # None, bools, Ellipsis and ints from -5 to 256 come from one shared set
     # of objects: each must still read as its own value (the range's ends and
     # the ints just outside it included).
-    values = (None, True, False, ..., -6, -5, -1, 0, 1, 2, 100, 255, 256, 257, 2**40, -2**40)
+    # (And every other kind of constant the reader builds, each in its place.)
+    values = (None, True, False, ..., -6, -5, -1, 0, 1, 2, 100, 255, 256, 257, 2**40, -2**40,
+              1.5, 2j, b"by", "s" * 40, ("t", (1.0, b"")))
     for value in values:
         code = _returns(value, value, 0, 1)
         assert _core.decompile_live(code, None, False) == _substituted(code)
