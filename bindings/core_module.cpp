@@ -541,7 +541,7 @@ class LiveReader {
 #else
     assign_bytes(co.code, c->co_code);
     raw.nlocals = int_field(c->co_nlocals);
-    assign_strs(co.varnames, c->co_varnames);
+    assign_varnames(co, c->co_varnames);
     assign_strs(co.freevars, c->co_freevars);
     assign_strs(co.cellvars, c->co_cellvars);
 #if PY_VERSION_HEX >= 0x030A0000
@@ -551,7 +551,8 @@ class LiveReader {
 #endif
     co.exceptiontable.clear();
 #endif
-    detail::complete_code_object(co, raw, version_);
+    // (≤3.10: assign_varnames wrote the merged view's start too.)
+    detail::complete_code_object(co, raw, version_, PY_VERSION_HEX < 0x030B0000);
     return made;
   }
 
@@ -629,6 +630,34 @@ class LiveReader {
     const std::size_t kept = out.size();
     for (std::size_t i = 0; i < kept; ++i) detail::write_name(out[i], text_view(items[i]));
     for (std::size_t i = kept; i < n; ++i) out.emplace_back(text_view(items[i]));
+  }
+  // ≤3.10's co_varnames, written over co.varnames and over the start of the
+  // merged view (co.localsplusnames) at once: complete_code_object derives
+  // the rest of that view. A recycled code object was completed the same way,
+  // so its merged view starts with its varnames: a name that is already in
+  // co.varnames[i] is in co.localsplusnames[i] too, and is left in both.
+  static void assign_varnames(CodeObject& co, PyObject* tuple) {
+    if (!PyTuple_CheckExact(tuple)) throw NotConvertible{};
+    const std::size_t n = std::size_t(PyTuple_GET_SIZE(tuple));
+    std::vector<std::string>& vars = co.varnames;
+    std::vector<std::string>& merged = co.localsplusnames;
+    if (merged.size() < vars.size()) vars.clear();  // (never, as said: but no slot is assumed)
+    if (vars.size() > n) vars.resize(n);
+    vars.reserve(n);
+    PyObject* const* items = reinterpret_cast<PyTupleObject*>(tuple)->ob_item;
+    const std::size_t kept = vars.size();
+    for (std::size_t i = 0; i < kept; ++i) {
+      const std::string_view name = text_view(items[i]);
+      if (detail::holds(vars[i], name)) continue;
+      detail::overwrite(vars[i], name);
+      detail::overwrite(merged[i], name);
+    }
+    for (std::size_t i = kept; i < n; ++i) {
+      const std::string_view name = text_view(items[i]);
+      vars.emplace_back(name);
+      if (i < merged.size()) detail::write_name(merged[i], name);
+      else merged.emplace_back(name);
+    }
   }
   // The items of a tuple or list, into `out` (emptied first).
   void read_items(std::vector<ObjectRef>& out, PyObject* sequence) {

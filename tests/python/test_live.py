@@ -209,3 +209,37 @@ def test_live_reads_shared_constants_as_marshal_does():
     template = compile("x = (" + ", ".join(map(repr, values)) + ")", "<shared>", "exec")
     out = _core.decompile_live(template, None, False)
     assert out == _substituted(template) and "(None, True, False, Ellipsis, -6, -5, -1, 0, 1, 2, 100, 255, 256, 257" in out
+
+
+def _locals_shape(count, cells, frees, seed):
+    """A function with `count` locals (the first `cells` of them captured by a
+    nested function, which also has `frees` free variables), and a nested
+    function that declares the last of them global."""
+    names = [f"v{(i * 7 + seed) % (count + 3)}_{i}" for i in range(count)]
+    outer = [f"o{i}" for i in range(frees)]
+    captured = names[:cells] + outer
+    body = "".join(f"    {n} = {i}\n" for i, n in enumerate(names))
+    inner = "    def g():\n        return (" + "".join(f"{n}, " for n in captured) + ")\n" if captured else ""
+    # A nested function's `global` of a local here shows only while the name is one of f's own.
+    inner += f"    def h():\n        global {names[-1]}\n        return {names[-1]}\n"
+    source = "def outer():\n" + "".join(f"    {n} = 0\n" for n in outer) + \
+        "    def f(" + ", ".join(names[:2]) + "):\n" + \
+        "".join("    " + line + "\n" for line in (body + inner + "    return 1\n").splitlines())
+    namespace = {}
+    exec(compile(source, "<locals>", "exec"), namespace)
+    return next(c for c in namespace["outer"].__code__.co_consts if hasattr(c, "co_code"))
+
+
+def test_live_local_names_follow_each_code_object():
+    # The locals of a recycled code object are written over (and, up to 3.10,
+    # the merged view of locals, cells and frees with them, where its start is
+    # the locals): growing, shrinking and reordered locals, with and without
+    # cells and frees beside them, must each read as the marshal path does.
+    shapes = [(count, cells, frees, seed)
+              for count in (2, 5, 9, 3, 12, 2)
+              for cells in (0, 1, 2)
+              for frees in (0, 2)
+              for seed in (0, 1)]
+    for shape in shapes + shapes[::-1]:
+        code = _locals_shape(*shape)
+        assert _core.decompile_live(code, None, False) == _substituted(code), shape
