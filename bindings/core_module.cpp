@@ -434,6 +434,14 @@ struct ObjectAllocator {
   }
 };
 
+// Text that becomes a std::string where it is to be stored: as an argument
+// of pooled_object, the value's string is made in place (copy-initializing
+// it from this calls the conversion and elides the move).
+struct TextCopy {
+  std::string_view text;
+  operator std::string() const { return std::string(text); }
+};
+
 // make_object of a T made from `args`, with the block from ObjectBlocks.
 template <class T, class... Args>
 ObjectRef pooled_object(Args&&... args) {
@@ -465,7 +473,7 @@ class LiveReader {
   ObjectRef object(PyObject* o) {
     // None, bools and small ints are the marshal reader's shared objects.
     if (o == Py_None) return none_object();
-    if (PyUnicode_CheckExact(o)) return pooled_object<StrValue>(std::string(utf8(o)));
+    if (PyUnicode_CheckExact(o)) return pooled_object<StrValue>(TextCopy{utf8(o)});
     if (PyLong_CheckExact(o)) {
       int overflow = 0;
       const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
@@ -478,7 +486,7 @@ class LiveReader {
     }
     if (PyTuple_CheckExact(o)) return pooled_object<TupleValue>(items(o));
     if (PyCode_Check(o)) return pooled_object<CodeValue>(code(reinterpret_cast<PyCodeObject*>(o)));
-    if (PyBytes_CheckExact(o)) return pooled_object<BytesValue>(bytes(o));
+    if (PyBytes_CheckExact(o)) return pooled_object<BytesValue>(TextCopy{bytes(o)});
     if (PyBool_Check(o)) return bool_object(o == Py_True);
     if (PyFloat_CheckExact(o)) return pooled_object<FloatValue>(PyFloat_AS_DOUBLE(o));
     if (PyComplex_CheckExact(o))
@@ -605,8 +613,8 @@ class LiveReader {
     }
     return {data, std::size_t(size)};
   }
-  static std::string bytes(PyObject* b) {
-    return std::string(PyBytes_AS_STRING(b), std::size_t(PyBytes_GET_SIZE(b)));
+  static std::string_view bytes(PyObject* b) {
+    return {PyBytes_AS_STRING(b), std::size_t(PyBytes_GET_SIZE(b))};
   }
   // A code object's str and bytes fields; anything else (not seen in a real
   // code object) takes the marshal path. They are written over what a pooled
