@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <new>
 #include <span>
 #include <string_view>
@@ -133,6 +134,42 @@ nb::str utf8_str(std::string_view s) {
     if (!o) throw nb::python_error();
   }
   return nb::steal<nb::str>(o);
+}
+
+// Whether every byte of `s` is ASCII: the bytes are or-ed together a word
+// (or a vector register) at a time, and the high bits tested once.
+bool all_ascii(std::string_view s) {
+  constexpr std::uint64_t kHigh = 0x8080808080808080u;
+  const char* p = s.data();
+  std::size_t n = s.size();
+  auto load = [](const char* at, auto w) {
+    std::memcpy(&w, at, sizeof w);
+    return w;
+  };
+  std::uint64_t bits = 0;
+#if defined(__GNUC__) || defined(__clang__)
+  using Wide = std::uint64_t __attribute__((vector_size(16)));
+  Wide wide{};
+  for (; n >= 64; p += 64, n -= 64)
+    wide |= load(p, Wide{}) | load(p + 16, Wide{}) | load(p + 32, Wide{}) | load(p + 48, Wide{});
+  bits = wide[0] | wide[1];
+#endif
+  auto word = [&](const char* at) { return load(at, std::uint64_t{}); };
+  for (; n >= 32; p += 32, n -= 32) bits |= word(p) | word(p + 8) | word(p + 16) | word(p + 24);
+  for (; n >= 8; p += 8, n -= 8) bits |= word(p);
+  for (; n > 0; ++p, --n) bits |= std::uint8_t(*p);
+  return (bits & kHigh) == 0;
+}
+
+// The decompiled source as a str. Source is nearly always ASCII: then the str
+// is made at its size and filled with one copy, where decoding it as UTF-8
+// (what casting a std::string does) costs a few instructions per byte.
+nb::object source_str(const std::string& text) {
+  if (!all_ascii(text)) return nb::cast(text);
+  PyObject* s = PyUnicode_New(Py_ssize_t(text.size()), 127);
+  if (!s) throw nb::python_error();
+  std::memcpy(PyUnicode_DATA(s), text.data(), text.size());
+  return nb::steal(s);
 }
 
 // What `dis` calls argval, in Python terms.
@@ -383,16 +420,33 @@ struct ObjectAllocator {
   ObjectAllocator(const ObjectAllocator<U>&) noexcept {}
   T* allocate(std::size_t n) { return static_cast<T*>(ObjectBlocks::take(n * sizeof(T))); }
   void deallocate(T* p, std::size_t n) noexcept { ObjectBlocks::give(p, n * sizeof(T)); }
+  // An Object whose value is built in its place from the alternative's own
+  // arguments (allocate_shared passes them here): no Object, and no variant,
+  // to move in and destroy after.
+  template <class U, class V, class... Args>
+  void construct(U* p, std::in_place_type_t<V> type, Args&&... args) {
+    ::new (const_cast<void*>(static_cast<const volatile void*>(p)))
+        U{decltype(Object::value)(type, std::forward<Args>(args)...)};
+  }
   template <class U>
   bool operator==(const ObjectAllocator<U>&) const noexcept {
     return true;
   }
 };
 
-// make_object, with the block from ObjectBlocks.
-template <class T>
-ObjectRef pooled_object(T value) {
-  return std::allocate_shared<const Object>(ObjectAllocator<Object>{}, Object{std::move(value)});
+// Text that becomes a std::string where it is to be stored: as an argument
+// of pooled_object, the value's string is made in place (copy-initializing
+// it from this calls the conversion and elides the move).
+struct TextCopy {
+  std::string_view text;
+  operator std::string() const { return std::string(text); }
+};
+
+// make_object of a T made from `args`, with the block from ObjectBlocks.
+template <class T, class... Args>
+ObjectRef pooled_object(Args&&... args) {
+  return std::allocate_shared<const Object>(ObjectAllocator<Object>{}, std::in_place_type<T>,
+                                            std::forward<Args>(args)...);
 }
 
 // A live object in the core's object model, read from the interpreter's own
@@ -417,8 +471,9 @@ class LiveReader {
       : version_(version), placeholders_(placeholders) {}
 
   ObjectRef object(PyObject* o) {
-    if (o == Py_None) return none();
-    if (PyUnicode_CheckExact(o)) return pooled_object(StrValue{std::string(utf8(o))});
+    // None, bools and small ints are the marshal reader's shared objects.
+    if (o == Py_None) return none_object();
+    if (PyUnicode_CheckExact(o)) return pooled_object<StrValue>(TextCopy{utf8(o)});
     if (PyLong_CheckExact(o)) {
       int overflow = 0;
       const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
@@ -426,21 +481,22 @@ class LiveReader {
         PyErr_Clear();
         throw NotConvertible{};
       }
-      return pooled_object(IntValue{v, {}, v < 0});
+      if (v >= kSmallIntMin && v <= kSmallIntMax) return small_int_object(v);
+      return pooled_object<IntValue>(v, std::vector<std::uint16_t>(), v < 0);
     }
-    if (PyTuple_CheckExact(o)) return pooled_object(TupleValue{items(o)});
-    if (PyCode_Check(o)) return pooled_object(CodeValue{code(reinterpret_cast<PyCodeObject*>(o))});
-    if (PyBytes_CheckExact(o)) return pooled_object(BytesValue{bytes(o)});
-    if (PyBool_Check(o)) return pooled_object(BoolValue{o == Py_True});
-    if (PyFloat_CheckExact(o)) return pooled_object(FloatValue{PyFloat_AS_DOUBLE(o)});
+    if (PyTuple_CheckExact(o)) return pooled_object<TupleValue>(items(o));
+    if (PyCode_Check(o)) return pooled_object<CodeValue>(code(reinterpret_cast<PyCodeObject*>(o)));
+    if (PyBytes_CheckExact(o)) return pooled_object<BytesValue>(TextCopy{bytes(o)});
+    if (PyBool_Check(o)) return bool_object(o == Py_True);
+    if (PyFloat_CheckExact(o)) return pooled_object<FloatValue>(PyFloat_AS_DOUBLE(o));
     if (PyComplex_CheckExact(o))
-      return pooled_object(ComplexValue{PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)});
-    if (o == Py_Ellipsis) return pooled_object(EllipsisValue{});
-    if (o == PyExc_StopIteration) return pooled_object(StopIterationValue{});
+      return pooled_object<ComplexValue>(PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o));
+    if (o == Py_Ellipsis) return ellipsis_object();
+    if (o == PyExc_StopIteration) return stop_iteration_object();
     // The substitution replaces a list or dict that marshal refuses whole,
     // never an item inside it (only tuples are walked into).
     if (PyList_CheckExact(o))
-      return placeholders_ && !marshallable(o) ? placeholder(o) : pooled_object(ListValue{items(o)});
+      return placeholders_ && !marshallable(o) ? placeholder(o) : pooled_object<ListValue>(items(o));
     if (PyDict_CheckExact(o)) return placeholders_ && !marshallable(o) ? placeholder(o) : dict(o);
     if (placeholders_ && !marshallable(o)) return placeholder(o);
     throw NotConvertible{};
@@ -454,7 +510,7 @@ class LiveReader {
     Py_ssize_t pos = 0;
     PyObject *key, *value;
     while (PyDict_Next(o, &pos, &key, &value)) d.items.emplace_back(object(key), object(value));
-    return pooled_object(std::move(d));
+    return pooled_object<DictValue>(std::move(d));
   }
 
   // The fields marshal writes for this version, through the reader's own
@@ -493,7 +549,7 @@ class LiveReader {
 #else
     assign_bytes(co.code, c->co_code);
     raw.nlocals = int_field(c->co_nlocals);
-    assign_strs(co.varnames, c->co_varnames);
+    assign_varnames(co, c->co_varnames);
     assign_strs(co.freevars, c->co_freevars);
     assign_strs(co.cellvars, c->co_cellvars);
 #if PY_VERSION_HEX >= 0x030A0000
@@ -503,7 +559,8 @@ class LiveReader {
 #endif
     co.exceptiontable.clear();
 #endif
-    detail::complete_code_object(co, raw, version_);
+    // (≤3.10: assign_varnames wrote the merged view's start too.)
+    detail::complete_code_object(co, raw, version_, PY_VERSION_HEX < 0x030B0000);
     return made;
   }
 
@@ -522,7 +579,7 @@ class LiveReader {
 
   ObjectRef placeholder(PyObject* o) {
     nb::object name = nb::module_::import_("unveil._live").attr("describe")(nb::handle(o));
-    return pooled_object(PlaceholderValue{nb::cast<std::string>(name), placeholder_count_++});
+    return pooled_object<PlaceholderValue>(nb::cast<std::string>(name), placeholder_count_++);
   }
 
   // Keeps within the marshal reader's nesting limit (MarshalOptions::max_depth)
@@ -543,10 +600,6 @@ class LiveReader {
     int& depth_;
   };
 
-  static const ObjectRef& none() {
-    static const ObjectRef obj = make_object(NoneValue{});
-    return obj;
-  }
   // The UTF-8 of a str, borrowed from the str. An ASCII str is its own
   // UTF-8 (names almost always are): no call needed for those.
   static std::string_view utf8(PyObject* s) {
@@ -560,8 +613,8 @@ class LiveReader {
     }
     return {data, std::size_t(size)};
   }
-  static std::string bytes(PyObject* b) {
-    return std::string(PyBytes_AS_STRING(b), std::size_t(PyBytes_GET_SIZE(b)));
+  static std::string_view bytes(PyObject* b) {
+    return {PyBytes_AS_STRING(b), std::size_t(PyBytes_GET_SIZE(b))};
   }
   // A code object's str and bytes fields; anything else (not seen in a real
   // code object) takes the marshal path. They are written over what a pooled
@@ -585,6 +638,34 @@ class LiveReader {
     const std::size_t kept = out.size();
     for (std::size_t i = 0; i < kept; ++i) detail::write_name(out[i], text_view(items[i]));
     for (std::size_t i = kept; i < n; ++i) out.emplace_back(text_view(items[i]));
+  }
+  // ≤3.10's co_varnames, written over co.varnames and over the start of the
+  // merged view (co.localsplusnames) at once: complete_code_object derives
+  // the rest of that view. A recycled code object was completed the same way,
+  // so its merged view starts with its varnames: a name that is already in
+  // co.varnames[i] is in co.localsplusnames[i] too, and is left in both.
+  static void assign_varnames(CodeObject& co, PyObject* tuple) {
+    if (!PyTuple_CheckExact(tuple)) throw NotConvertible{};
+    const std::size_t n = std::size_t(PyTuple_GET_SIZE(tuple));
+    std::vector<std::string>& vars = co.varnames;
+    std::vector<std::string>& merged = co.localsplusnames;
+    if (merged.size() < vars.size()) vars.clear();  // (never, as said: but no slot is assumed)
+    if (vars.size() > n) vars.resize(n);
+    vars.reserve(n);
+    PyObject* const* items = reinterpret_cast<PyTupleObject*>(tuple)->ob_item;
+    const std::size_t kept = vars.size();
+    for (std::size_t i = 0; i < kept; ++i) {
+      const std::string_view name = text_view(items[i]);
+      if (detail::holds(vars[i], name)) continue;
+      detail::overwrite(vars[i], name);
+      detail::overwrite(merged[i], name);
+    }
+    for (std::size_t i = kept; i < n; ++i) {
+      const std::string_view name = text_view(items[i]);
+      vars.emplace_back(name);
+      if (i < merged.size()) detail::write_name(merged[i], name);
+      else merged.emplace_back(name);
+    }
   }
   // The items of a tuple or list, into `out` (emptied first).
   void read_items(std::vector<ObjectRef>& out, PyObject* sequence) {
@@ -670,7 +751,7 @@ nb::object decompile_live(nb::handle code, nb::handle fn, bool placeholders) {
     LiveReader reader(version, placeholders);
     std::shared_ptr<const CodeObject> tree = reader.code(c);
     const PoolReturn back(tree);
-    if (!function) return nb::cast(decompile_to_source(tree, version));
+    if (!function) return source_str(decompile_to_source(tree, version));
     // In marshal_function's order: defaults (a tuple), then the two dicts item by item.
     // (A tuple or dict subclass is marshal's to refuse: the Python path then copies it.)
     if ((!defaults.is_none() && !PyTuple_CheckExact(defaults.ptr())) ||
@@ -679,7 +760,7 @@ nb::object decompile_live(nb::handle code, nb::handle fn, bool placeholders) {
     ObjectRef d = defaults.is_none() ? ObjectRef() : reader.object(defaults.ptr());
     ObjectRef k = kwdefaults.is_none() ? ObjectRef() : reader.dict(kwdefaults.ptr());
     ObjectRef a = annotations.is_none() ? ObjectRef() : reader.dict(annotations.ptr());
-    return nb::cast(decompile_function(tree, d, k, a, version));
+    return source_str(decompile_function(tree, d, k, a, version));
   } catch (const NotConvertible&) {
   }
   // ...else through marshal bytes, as unveil._live writes them.
@@ -697,7 +778,7 @@ nb::object decompile_live(nb::handle code, nb::handle fn, bool placeholders) {
   std::string text =
       function ? decompile_function_marshal(as_span(data), PY_MINOR_VERSION, no_prefix, no_names)
                : decompile_marshal(as_span(data), PY_MINOR_VERSION, no_prefix, no_names);
-  return nb::cast(std::move(text));
+  return source_str(text);
 }
 
 // unveil.errors.<Kind>Error(message, offset, detail)
@@ -724,6 +805,8 @@ void raise_typed(const Error& e) {
 
 NB_MODULE(_core, m) {
   m.doc() = "unveil's C++ core: reading and decoding CPython 3.8–3.14 bytecode.";
+  // The readers' shared constants, made at import rather than in the first call.
+  (void)shared_objects();
 
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {

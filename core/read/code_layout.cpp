@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -124,6 +125,11 @@ class NameWriter {
     else out_.push_back(name);
     ++size_;
   }
+  // The next `n` names are already in place.
+  void keep(std::size_t n) {
+    if (size_ + n > out_.size()) throw std::logic_error("NameWriter::keep: past the names there");
+    size_ += n;
+  }
   // A whole list: the names over those already there (left alone where they
   // are the same, as most of Dynamo's are from one code object to the next),
   // then copies of the rest.
@@ -143,21 +149,21 @@ class NameWriter {
 // argument that is also a cell appears once with kind LOCAL|CELL, as 3.11
 // would store it; other cells follow, then frees. The ≤3.10 opcodes index
 // the split lists, so this view is only for consumers that want one shape.
-void derive_localsplus(CodeObject& co) {
+// `varnames_merged`: the view already starts with co.varnames.
+void derive_localsplus(CodeObject& co, bool varnames_merged) {
   const std::size_t total = co.varnames.size() + co.cellvars.size() + co.freevars.size();
   co.localsplusnames.reserve(total);
   co.localspluskinds.clear();
   co.localspluskinds.reserve(total);
   NameWriter names(co.localsplusnames);
+  if (varnames_merged) names.keep(co.varnames.size());
+  else names.add_all(co.varnames);
   if (co.cellvars.empty()) {  // the common case: no name can be both
-    names.add_all(co.varnames);
     co.localspluskinds.assign(co.varnames.size(), kLocalPlain);
   } else {
     const NameSet cells(co.cellvars, co.varnames.size());
-    for (const auto& n : co.varnames) {
-      names.add(n);
+    for (const auto& n : co.varnames)
       co.localspluskinds.push_back(cells.contains(n) ? kLocalPlain | kLocalCell : kLocalPlain);
-    }
     const NameSet locals(co.varnames, co.cellvars.size());
     for (const auto& n : co.cellvars) {
       if (locals.contains(n)) continue;
@@ -242,7 +248,7 @@ CodeObject build_code_object(const RawCode& raw, const VersionTraits& version,
     co.linetable = read.bytes(raw.linetable,
                               version.line_table == LineTableFormat::Lnotab ? "co_lnotab"
                                                                             : "co_linetable");
-    derive_localsplus(co);
+    derive_localsplus(co, false);
     check_arguments(co, raw, raw.varnames.offset, "co_varnames");
   } else {
     co.localsplusnames = read.str_tuple(raw.localsplusnames, "co_localsplusnames");
@@ -261,13 +267,14 @@ CodeObject build_code_object(const RawCode& raw, const VersionTraits& version,
   return co;
 }
 
-void complete_code_object(CodeObject& co, const RawCounts& counts, const VersionTraits& version) {
+void complete_code_object(CodeObject& co, const RawCounts& counts, const VersionTraits& version,
+                          bool varnames_merged) {
   copy_header(co, counts, version);
   if (co.code.size() % 2 != 0) fail("co_code has odd length " + std::to_string(co.code.size()), 0);
   if (version.locals_layout == LocalsLayout::Split) {
     co.nlocals = count(counts.nlocals, "co_nlocals");
     co.qualname = co.name;
-    derive_localsplus(co);
+    derive_localsplus(co, varnames_merged);
     check_arguments(co, counts, 0, "co_varnames");
   } else {
     if (co.localspluskinds.size() != co.localsplusnames.size())

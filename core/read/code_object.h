@@ -8,7 +8,9 @@
 // The bindings recycle the code objects they read from live ones (CodePool in
 // bindings/core_module.cpp): every field is written over on each read, so a
 // new field needs its write there too, and the derived views in
-// read/code_layout.cpp overwrite what they find.
+// read/code_layout.cpp overwrite what they find. ≤3.10, the bindings also
+// count on a recycled object's localsplusnames starting with its varnames
+// (derive_localsplus puts them first): they write a changed local into both.
 #pragma once
 
 #include <cstdint>

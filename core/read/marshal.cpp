@@ -161,39 +161,6 @@ bool is_container(char type) {
   }
 }
 
-// Objects every code object holds, made once: immutable, so sharing them is
-// safe, and it spares an allocation per occurrence.
-// (One function per value: a template on the type would share one static
-// between True and False.)
-const ObjectRef& none_object() {
-  static const ObjectRef obj = make_object(NoneValue{});
-  return obj;
-}
-const ObjectRef& bool_object(bool value) {
-  static const ObjectRef yes = make_object(BoolValue{true}), no = make_object(BoolValue{false});
-  return value ? yes : no;
-}
-const ObjectRef& stop_iteration_object() {
-  static const ObjectRef obj = make_object(StopIterationValue{});
-  return obj;
-}
-const ObjectRef& ellipsis_object() {
-  static const ObjectRef obj = make_object(EllipsisValue{});
-  return obj;
-}
-
-// Small ints (CPython caches the same range).
-constexpr std::int64_t kSmallIntMin = -5, kSmallIntMax = 256;
-const ObjectRef& small_int_object(std::int64_t v) {
-  static const auto cache = [] {
-    std::array<ObjectRef, kSmallIntMax - kSmallIntMin + 1> out;
-    for (std::int64_t i = kSmallIntMin; i <= kSmallIntMax; ++i)
-      out[std::size_t(i - kSmallIntMin)] = make_object(IntValue{i, {}, i < 0});
-    return out;
-  }();
-  return cache[std::size_t(v - kSmallIntMin)];
-}
-
 class MarshalReader {
  public:
   MarshalReader(std::span<const std::uint8_t> data, const VersionTraits& version,

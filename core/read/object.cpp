@@ -59,6 +59,25 @@ std::uint32_t divide_chunk(std::vector<std::uint32_t>& limbs) {
 
 }  // namespace
 
+namespace detail {
+
+constinit std::atomic<const SharedObjects*> shared_objects{nullptr};
+
+const SharedObjects& make_shared_objects() {
+  static const SharedObjects objects = [] {
+    SharedObjects out{make_object(NoneValue{}), make_object(BoolValue{true}),
+                      make_object(BoolValue{false}), make_object(StopIterationValue{}),
+                      make_object(EllipsisValue{}), {}};
+    for (std::int64_t i = kSmallIntMin; i <= kSmallIntMax; ++i)
+      out.small_ints[std::size_t(i - kSmallIntMin)] = make_object(IntValue{i, {}, i < 0});
+    return out;
+  }();
+  shared_objects.store(&objects, std::memory_order_release);
+  return objects;
+}
+
+}  // namespace detail
+
 const char* Object::type_name() const noexcept {
   return std::visit([](const auto& v) { return name_of<std::decay_t<decltype(v)>>(); }, value);
 }

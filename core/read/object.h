@@ -5,6 +5,8 @@
 // data; nothing here knows about Python's C API.
 #pragma once
 
+#include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -107,6 +109,41 @@ struct Object {
 template <class T>
 ObjectRef make_object(T value) {
   return std::make_shared<const Object>(Object{std::move(value)});
+}
+
+// Small ints, in the range CPython caches too.
+inline constexpr std::int64_t kSmallIntMin = -5, kSmallIntMax = 256;
+
+// Objects every code object holds, made once and shared by every reader:
+// immutable, so sharing them is safe, and it spares an allocation (and a
+// free) per occurrence.
+struct SharedObjects {
+  ObjectRef none, yes, no, stop_iteration, ellipsis;
+  std::array<ObjectRef, kSmallIntMax - kSmallIntMin + 1> small_ints;  // from kSmallIntMin
+};
+
+namespace detail {
+// Set once they are made. (Constant-initialized: safe to read at any time.)
+extern std::atomic<const SharedObjects*> shared_objects;
+const SharedObjects& make_shared_objects();
+}  // namespace detail
+
+// Inline, a load and a test: readers ask for these once per constant (a
+// function-local static costs a call and its prologue each time).
+inline const SharedObjects& shared_objects() {
+  if (const SharedObjects* made = detail::shared_objects.load(std::memory_order_acquire)) [[likely]]
+    return *made;
+  return detail::make_shared_objects();
+}
+inline const ObjectRef& none_object() { return shared_objects().none; }
+inline const ObjectRef& bool_object(bool value) {
+  return value ? shared_objects().yes : shared_objects().no;
+}
+inline const ObjectRef& stop_iteration_object() { return shared_objects().stop_iteration; }
+inline const ObjectRef& ellipsis_object() { return shared_objects().ellipsis; }
+// The shared int `v`, for kSmallIntMin <= v <= kSmallIntMax.
+inline const ObjectRef& small_int_object(std::int64_t v) {
+  return shared_objects().small_ints[std::size_t(v - kSmallIntMin)];
 }
 
 }  // namespace unveil

@@ -447,6 +447,25 @@ TEST(MarshalValues, SmallInts) {
   EXPECT_EQ(as<IntValue>(read_hex("6c00000000")).to_decimal(), "0");  // 'l' with no digits
 }
 
+TEST(SharedObjects, HoldTheirValues) {
+  // The readers hand these out for every None, bool and small int: each
+  // must be the value it stands for, and the same object every time.
+  EXPECT_TRUE(none_object()->is<NoneValue>());
+  EXPECT_TRUE(ellipsis_object()->is<EllipsisValue>());
+  EXPECT_TRUE(stop_iteration_object()->is<StopIterationValue>());
+  EXPECT_TRUE(as<BoolValue>(bool_object(true)).value);
+  EXPECT_FALSE(as<BoolValue>(bool_object(false)).value);
+  for (std::int64_t v = kSmallIntMin; v <= kSmallIntMax; ++v) {
+    const auto& i = as<IntValue>(small_int_object(v));
+    EXPECT_TRUE(i.is_small());
+    EXPECT_EQ(i.small, v);
+    EXPECT_EQ(i.negative, v < 0);
+    EXPECT_EQ(small_int_object(v).get(), small_int_object(v).get());
+  }
+  EXPECT_EQ(read_hex("4e").get(), none_object().get());
+  EXPECT_EQ(read_hex("e9ffffffff").get(), small_int_object(-1).get());
+}
+
 TEST(MarshalValues, Int64TypeCode) {
   // 'I': legacy 64-bit int, still accepted by CPython's reader.
   auto v = read_marshal(cat({op('I'), i32(-2), i32(-1)}), version(11));

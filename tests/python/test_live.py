@@ -178,3 +178,68 @@ def test_live_rewrites_a_name_that_differs_in_one_byte():
                     code = _one_local(name, closure)
                     out = _core.decompile_live(code, None, False)
                     assert out == _substituted(code) and f"{name} = 1" in out
+
+
+def test_live_source_keeps_text_that_is_not_ascii():
+    # The result is copied as ASCII when every byte of it is: one byte of a
+    # non-ASCII character anywhere (in any of the check's word and vector
+    # steps, and its tail) must send it through UTF-8 decoding.
+    for length in range(0, 150, 7):
+        for char in ("é", "€", "\U0001f600"):
+            for at in {0, length // 2, length}:
+                text = "a" * at + char + "a" * (length - at)
+                code = compile(f"x = {text!r}\n", "<text>", "exec")
+                out = _core.decompile_live(code, None, False)
+                assert out == _substituted(code) and f"x = {text!r}" in out
+    ascii_text = "b" * 200
+    out = _core.decompile_live(compile(f"x = {ascii_text!r}\n", "<text>", "exec"), None, False)
+    assert out.isascii() and ascii_text in out
+
+
+def test_live_reads_shared_constants_as_marshal_does():
+    # None, bools, Ellipsis and ints from -5 to 256 come from one shared set
+    # of objects: each must still read as its own value (the range's ends and
+    # the ints just outside it included).
+    # (And every other kind of constant the reader builds, each in its place.)
+    values = (None, True, False, ..., -6, -5, -1, 0, 1, 2, 100, 255, 256, 257, 2**40, -2**40,
+              1.5, 2j, b"by", "s" * 40, ("t", (1.0, b"")))
+    for value in values:
+        code = _returns(value, value, 0, 1)
+        assert _core.decompile_live(code, None, False) == _substituted(code)
+    template = compile("x = (" + ", ".join(map(repr, values)) + ")", "<shared>", "exec")
+    out = _core.decompile_live(template, None, False)
+    assert out == _substituted(template) and "(None, True, False, Ellipsis, -6, -5, -1, 0, 1, 2, 100, 255, 256, 257" in out
+
+
+def _locals_shape(count, cells, frees, seed):
+    """A function with `count` locals (the first `cells` of them captured by a
+    nested function, which also has `frees` free variables), and a nested
+    function that declares the last of them global."""
+    names = [f"v{(i * 7 + seed) % (count + 3)}_{i}" for i in range(count)]
+    outer = [f"o{i}" for i in range(frees)]
+    captured = names[:cells] + outer
+    body = "".join(f"    {n} = {i}\n" for i, n in enumerate(names))
+    inner = "    def g():\n        return (" + "".join(f"{n}, " for n in captured) + ")\n" if captured else ""
+    # A nested function's `global` of a local here shows only while the name is one of f's own.
+    inner += f"    def h():\n        global {names[-1]}\n        return {names[-1]}\n"
+    source = "def outer():\n" + "".join(f"    {n} = 0\n" for n in outer) + \
+        "    def f(" + ", ".join(names[:2]) + "):\n" + \
+        "".join("    " + line + "\n" for line in (body + inner + "    return 1\n").splitlines())
+    namespace = {}
+    exec(compile(source, "<locals>", "exec"), namespace)
+    return next(c for c in namespace["outer"].__code__.co_consts if hasattr(c, "co_code"))
+
+
+def test_live_local_names_follow_each_code_object():
+    # The locals of a recycled code object are written over (and, up to 3.10,
+    # the merged view of locals, cells and frees with them, where its start is
+    # the locals): growing, shrinking and reordered locals, with and without
+    # cells and frees beside them, must each read as the marshal path does.
+    shapes = [(count, cells, frees, seed)
+              for count in (2, 5, 9, 3, 12, 2)
+              for cells in (0, 1, 2)
+              for frees in (0, 2)
+              for seed in (0, 1)]
+    for shape in shapes + shapes[::-1]:
+        code = _locals_shape(*shape)
+        assert _core.decompile_live(code, None, False) == _substituted(code), shape

@@ -80,3 +80,22 @@ def test_threads_that_exit_leave_later_calls_intact() -> None:
         assert [unveil.decompile(c) for c in codes] == expected
     assert len(results) == 30
     assert all(r == expected for r in results)
+
+
+def test_kilobyte_blocks_are_recycled_intact() -> None:
+    # The module's cache keeps freed blocks of up to 4 KiB, in 16-byte
+    # classes: a call's long strings (a docstring, the returned text) reuse
+    # the blocks the last call freed. Sizes that step through the classes one
+    # byte at a time, up and then down, must each get a block that holds them.
+    def with_text(n: int) -> types.CodeType:
+        text = "".join(chr(97 + (i * 7 + n) % 26) for i in range(n))
+        return compile(f"def f():\n    {text!r}\n    return {text[::-1]!r}\n", "<blocks>", "exec")
+
+    sizes = [n for base in range(990, 4200, 301) for n in (base, base + 1, base + 15, base + 16, base + 17)]
+    codes = [with_text(n) for n in sizes + sizes[::-1]]
+    expected = [unveil.decompile(c) for c in codes]
+    for _ in range(3):
+        assert [unveil.decompile(c) for c in codes] == expected
+    for code, n, out in zip(codes, sizes + sizes[::-1], expected):
+        text = "".join(chr(97 + (i * 7 + n) % 26) for i in range(n))
+        assert f'"""{text}"""' in out and repr(text[::-1]) in out
