@@ -903,20 +903,36 @@ def f():
                 function_def("f", {}, body(expr_stmt(txt("quote at end \"")))));
 }
 
-// Docstrings are scanned eight bytes at a time: a character that needs an
-// escape must be found at every position within a word, and at the end.
+// Docstrings are scanned 32, 16 and 8 bytes at a time (SSE2 blocks, a last
+// block overlapping the one before, words): a character that needs an escape
+// must be found at every position within each, and at the end.
 TEST(UnparseStatements, DocstringEscapesAtEveryPosition) {
   const std::vector<std::pair<std::string, std::string>> specials = {
-      {"\\", "\\\\"}, {"\x07", "\\x07"}, {"\x7f", "\\x7f"}, {"\r", "\\r"},
+      {"\\", "\\\\"}, {"\x07", "\\x07"}, {"\x7f", "\\x7f"}, {"\r", "\\r"}, {"\x1f", "\\x1f"},
       {"\n", "\n"},   {"\t", "\t"},      {"\xc3\xa9", "\xc3\xa9"},  // é prints as itself
   };
   for (const auto& [raw, printed] : specials)
-    for (std::size_t before = 0; before < 18; ++before)
-      for (std::size_t after : {0, 1, 7, 8, 9}) {
+    for (std::size_t before = 0; before < 70; ++before)
+      for (std::size_t after : {0, 1, 7, 8, 9, 14, 15, 16, 17, 31, 32, 33, 47}) {
         const std::string doc = std::string(before, 'a') + raw + std::string(after, 'b') + ".";
         const std::string want = "\"\"\"" + std::string(before, 'a') + printed + std::string(after, 'b') + ".\"\"\"";
         EXPECT_EQ(unparse(StmtList{expr_stmt(txt(doc))}, ast_style()), want)
             << "escape " << printed << " after " << before << " bytes, before " << after;
+      }
+}
+
+// After an escape the scan resumes mid-text: the escape behind it, within the
+// same block, must not be found again, nor hide the next one.
+TEST(UnparseStatements, DocstringEscapesInPairs) {
+  for (std::size_t before = 0; before < 40; ++before)
+    for (std::size_t gap = 0; gap < 36; ++gap)
+      for (std::size_t after : {0, 1, 5, 15, 16, 17, 30}) {
+        const std::string doc =
+            std::string(before, 'a') + "\\" + std::string(gap, 'b') + "\r" + std::string(after, 'c') + "~";
+        const std::string want = "\"\"\"" + std::string(before, 'a') + "\\\\" + std::string(gap, 'b') + "\\r" +
+                                 std::string(after, 'c') + "~\"\"\"";
+        EXPECT_EQ(unparse(StmtList{expr_stmt(txt(doc))}, ast_style()), want)
+            << before << " bytes, an escape, " << gap << " bytes, an escape, " << after << " bytes";
       }
 }
 
