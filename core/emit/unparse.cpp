@@ -803,28 +803,34 @@ std::size_t docstring_run_end(std::string_view text, std::size_t i) {
 // A docstring is written as ast.unparse writes it: triple-quoted, with real
 // newlines and tabs, other escapes only where needed.
 void Unparser::docstring(const std::string& utf8) {
-  std::string escaped;
-  escaped.reserve(utf8.size());
   const std::string_view text = utf8;
-  for (std::size_t i = 0; i < text.size();) {
-    const std::size_t j = docstring_run_end(text, i);
-    escaped += text.substr(i, j - i);
-    if (j == text.size()) break;
-    const std::size_t n = std::min(utf8_length(static_cast<unsigned char>(text[j])), text.size() - j);
-    const std::string_view ch = text.substr(j, n);
-    if (ch == "\\")
-      escaped += "\\\\";
-    else if (std::string e = repr_escape(ch); !e.empty())
-      escaped += e;
-    else
-      escaped += ch;
-    i = j + n;
+  // Most docstrings need no escape: then the text is written as it is, not copied first.
+  std::string escaped;
+  std::string_view body = text;
+  if (std::size_t run = docstring_run_end(text, 0); run != text.size()) {
+    escaped.reserve(utf8.size());
+    for (std::size_t i = 0; i < text.size();) {
+      const std::size_t j = i == 0 ? run : docstring_run_end(text, i);
+      escaped += text.substr(i, j - i);
+      if (j == text.size()) break;
+      const std::size_t n = std::min(utf8_length(static_cast<unsigned char>(text[j])), text.size() - j);
+      const std::string_view ch = text.substr(j, n);
+      if (ch == "\\")
+        escaped += "\\\\";
+      else if (std::string e = repr_escape(ch); !e.empty())
+        escaped += e;
+      else
+        escaped += ch;
+      i = j + n;
+    }
+    body = escaped;
   }
-  std::vector<std::string_view> quotes;
+  std::array<std::string_view, 2> quotes;
+  std::size_t nquotes = 0;
   for (std::string_view q : {"\"\"\"", "'''"})
-    if (escaped.find(q) == std::string::npos) quotes.push_back(q);
+    if (body.find(q) == std::string_view::npos) quotes[nquotes++] = q;
   fill();
-  if (quotes.empty()) {
+  if (nquotes == 0) {
     // Both triple quotes occur: fall back to repr's escaping inside triple quotes.
     std::string r = str_repr(utf8);
     std::string q(3, r.empty() ? '"' : r[0]);
@@ -833,16 +839,19 @@ void Unparser::docstring(const std::string& utf8) {
     write(q);
     return;
   }
-  if (!escaped.empty()) {
-    // Prefer the quote whose character does not end the text; else escape the last character.
-    std::stable_sort(quotes.begin(), quotes.end(), [&](std::string_view a, std::string_view b) {
-      return (a[0] == escaped.back()) < (b[0] == escaped.back());
-    });
-    if (quotes[0][0] == escaped.back()) escaped.insert(escaped.size() - 1, "\\");
+  // Prefer the quote whose character does not end the text; else escape the last character.
+  // (The two quotes are of different characters.)
+  std::string_view quote = quotes[0];
+  if (nquotes == 2 && !body.empty() && quote[0] == body.back()) quote = quotes[1];
+  write(quote);
+  if (!body.empty() && quote[0] == body.back()) {
+    write(body.substr(0, body.size() - 1));
+    write("\\");
+    write(body.substr(body.size() - 1));
+  } else {
+    write(body);
   }
-  write(quotes[0]);
-  write(escaped);
-  write(quotes[0]);
+  write(quote);
 }
 
 void Unparser::stmt(const Stmt& s, bool docstring_allowed) {

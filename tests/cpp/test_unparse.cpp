@@ -892,6 +892,13 @@ More: 'q' "qq" \\ 	 end."""
                 expr_stmt(txt("both \"\"\" and '''")));
   UNPARSE_STMTS(R"py('bell\x07 and \r')py", R"py("""bell\x07 and \r""")py",
                 expr_stmt(txt("bell\x07 and \r")));
+  // Only ''' fits and the text ends in its character, which is escaped
+  // (written from the text itself when it needs no other escape, else from
+  // the escaped copy).
+  UNPARSE_STMTS(R"py('has """ and ends in \'')py", R"py('''has """ and ends in \'''')py",
+                expr_stmt(txt("has \"\"\" and ends in '")));
+  UNPARSE_STMTS(R"py('has """, a \\ and ends in \'')py", R"py('''has """, a \\ and ends in \'''')py",
+                expr_stmt(txt("has \"\"\", a \\ and ends in '")));
   UNPARSE_STMTS(R"py(
 def f():
     'quote at end "'
