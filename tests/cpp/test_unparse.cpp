@@ -910,7 +910,7 @@ def f():
                 function_def("f", {}, body(expr_stmt(txt("quote at end \"")))));
 }
 
-// Docstrings are scanned 32, 16 and 8 bytes at a time (SSE2 blocks, a last
+// Docstrings are scanned 64, 16 and 8 bytes at a time (SSE2 blocks, a last
 // block overlapping the one before, words): a character that needs an escape
 // must be found at every position within each, and at the end.
 TEST(UnparseStatements, DocstringEscapesAtEveryPosition) {
@@ -919,7 +919,7 @@ TEST(UnparseStatements, DocstringEscapesAtEveryPosition) {
       {"\n", "\n"},   {"\t", "\t"},      {"\xc3\xa9", "\xc3\xa9"},  // é prints as itself
   };
   for (const auto& [raw, printed] : specials)
-    for (std::size_t before = 0; before < 70; ++before)
+    for (std::size_t before = 0; before < 100; ++before)
       for (std::size_t after : {0, 1, 7, 8, 9, 14, 15, 16, 17, 31, 32, 33, 47}) {
         const std::string doc = std::string(before, 'a') + raw + std::string(after, 'b') + ".";
         const std::string want = "\"\"\"" + std::string(before, 'a') + printed + std::string(after, 'b') + ".\"\"\"";
