@@ -53,12 +53,23 @@ static_assert(keyword_lengths_hold(), "a keyword outside the lengths is_keyword 
 
 }  // namespace
 
-bool is_keyword(std::string_view name) noexcept {
-  if (name.size() < kShortestKeyword || name.size() > kLongestKeyword) return false;
-  for (std::uint64_t m = kCandidates[name.size()][static_cast<unsigned char>(name[0]) & 31]; m; m &= m - 1)
+namespace {
+
+// The keywords `name` may be, as a set of indices into kKeywords (mostly none).
+std::uint64_t keyword_candidates(std::string_view name) noexcept {
+  if (name.size() < kShortestKeyword || name.size() > kLongestKeyword) return 0;
+  return kCandidates[name.size()][static_cast<unsigned char>(name[0]) & 31];
+}
+
+bool is_candidate_keyword(std::string_view name, std::uint64_t candidates) noexcept {
+  for (std::uint64_t m = candidates; m; m &= m - 1)
     if (kKeywords[std::size_t(std::countr_zero(m))] == name) return true;
   return false;
 }
+
+}  // namespace
+
+bool is_keyword(std::string_view name) noexcept { return is_candidate_keyword(name, keyword_candidates(name)); }
 
 namespace {
 
@@ -159,8 +170,9 @@ bool is_identifier(std::string_view name) noexcept {
     case Bytes::Ascii:
       break;
   }
-  // (Screened here too: most names are longer than any keyword, and need no call.)
-  return name.size() > kLongestKeyword || !is_keyword(name);
+  // (Screened here: most names have no keyword of their length and first letter.)
+  const std::uint64_t candidates = keyword_candidates(name);
+  return candidates == 0 || !is_candidate_keyword(name, candidates);
 }
 
 bool is_dotted_name(std::string_view name) noexcept {

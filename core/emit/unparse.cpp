@@ -305,15 +305,19 @@ class Unparser {
   class Nested {
    public:
     explicit Nested(int& depth) : depth_(depth) {
-      if (++depth_ > kMaxDepth)
-        throw Error(ErrorKind::Unsupported, "unparse: syntax tree nested deeper than " +
-                                                std::to_string(kMaxDepth) + " levels");
+      if (++depth_ > kMaxDepth) [[unlikely]]
+        too_deep();
     }
     ~Nested() { --depth_; }
     Nested(const Nested&) = delete;
     Nested& operator=(const Nested&) = delete;
 
    private:
+    // (Out of line: the check above is inlined into every node's visit.)
+    [[noreturn, gnu::noinline, gnu::cold]] static void too_deep() {
+      throw Error(ErrorKind::Unsupported,
+                  "unparse: syntax tree nested deeper than " + std::to_string(kMaxDepth) + " levels");
+    }
     int& depth_;
   };
   template <class F>
