@@ -1337,6 +1337,12 @@ std::string Unparser::constant_text(const Object& value) {
 void Unparser::constant(const Object& value, Prec p, bool attribute_base) {
   // A str outside f-string fields is its repr, written in place (never in parentheses).
   if (const auto* s = value.as<StrValue>(); s && !strings_.restricted) {
+    if (str_repr_is_quoted(s->utf8)) {  // (most are: written from the text, no repr built)
+      out_.push_back('\'');
+      out_.append(s->utf8);
+      out_.push_back('\'');
+      return;
+    }
     scratch_.clear();  // (kept: its room serves the next string)
     append_str_repr(scratch_, s->utf8);
     out_.append(scratch_);
