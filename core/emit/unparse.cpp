@@ -221,26 +221,28 @@ class Output {
   }
   void append(std::string_view text) {
     const std::size_t n = text.size();
-    if (n > buf_.size() - len_) [[unlikely]] grow(n);
+    // (Kept a leaf, saving no registers: the calls are in append_long.)
+    if (n > 16 || n > buf_.size() - len_) [[unlikely]] {
+      append_long(text);
+      return;
+    }
     char* to = buf_.data() + len_;
     const char* from = text.data();
     // (Overlapping word copies: no call for the short tokens that most are.)
-    if (n >= 8 && n <= 16) {
+    if (n >= 8) {
       std::uint64_t a, b;
       std::memcpy(&a, from, 8);
       std::memcpy(&b, from + n - 8, 8);
       std::memcpy(to, &a, 8);
       std::memcpy(to + n - 8, &b, 8);
-    } else if (n >= 4 && n < 8) {
+    } else if (n >= 4) {
       std::uint32_t a, b;
       std::memcpy(&a, from, 4);
       std::memcpy(&b, from + n - 4, 4);
       std::memcpy(to, &a, 4);
       std::memcpy(to + n - 4, &b, 4);
-    } else if (n < 4) {
-      for (std::size_t k = 0; k < n; ++k) to[k] = from[k];
     } else {
-      std::memcpy(to, from, n);
+      for (std::size_t k = 0; k < n; ++k) to[k] = from[k];
     }
     len_ += n;
   }
@@ -256,6 +258,11 @@ class Output {
   }
 
  private:
+  [[gnu::noinline]] void append_long(std::string_view text) {
+    if (text.size() > buf_.size() - len_) grow(text.size());
+    std::memcpy(buf_.data() + len_, text.data(), text.size());
+    len_ += text.size();
+  }
   [[gnu::noinline]] void grow(std::size_t n) {
     buf_.resize(std::max(buf_.size() * 2, len_ + n));
   }

@@ -1137,6 +1137,23 @@ TEST(UnparseRobustness, MissingChildrenAndBadCounts) {
             "from " + std::string(255, '.') + "m import x");
 }
 
+// The output buffer copies a token of up to 16 bytes in overlapping words and
+// a longer one, or one that does not fit, by a call: tokens of every length,
+// across the buffer's growth, must come out whole.
+TEST(UnparseRobustness, TokensOfEveryLengthAcrossGrowth) {
+  for (std::size_t size = 1; size <= 40; ++size)
+    for (std::size_t count : {1, 7, 50, 300}) {
+      const std::string name = std::string(size - 1, 'a') + "z";
+      ExprList names;
+      std::string want = "[";
+      for (std::size_t i = 0; i < count; ++i) {
+        names.push_back(n(name));
+        want += (i ? ", " : "") + name;
+      }
+      EXPECT_EQ(unparse_expr(*list(std::move(names))), want + "]") << count << " names of " << size << " bytes";
+    }
+}
+
 TEST(UnparseRobustness, DeepTreesPrintOrFailCleanly) {
   ExprPtr e = n("x");
   for (int i = 0; i < 1000; ++i) e = binop(e, Add, num(i % 10));
