@@ -69,14 +69,18 @@ bool is_candidate_keyword(std::string_view name, std::uint64_t candidates) noexc
 
 }  // namespace
 
-bool is_keyword(std::string_view name) noexcept { return is_candidate_keyword(name, keyword_candidates(name)); }
+bool is_keyword(std::string_view name) noexcept {
+  return is_candidate_keyword(name, keyword_candidates(name));
+}
 
 namespace {
 
 // A lone surrogate (U+D800..U+DFFF, ED A0..BF xx as marshal writes it) is no letter.
 bool has_surrogate(std::string_view name) noexcept {
   for (std::size_t k = 0; k + 1 < name.size(); ++k)
-    if (static_cast<unsigned char>(name[k]) == 0xed && static_cast<unsigned char>(name[k + 1]) >= 0xa0) return true;
+    if (static_cast<unsigned char>(name[k]) == 0xed &&
+        static_cast<unsigned char>(name[k + 1]) >= 0xa0)
+      return true;
   return false;
 }
 
@@ -111,7 +115,8 @@ __m128i short_name_bytes(const char* p, std::size_t n) noexcept {
   } else {
     std::uint16_t first;
     std::memcpy(&first, p, 2);
-    a = first | std::uint32_t(static_cast<unsigned char>(p[2])) << 16 | std::uint32_t(first & 0xff) << 24;
+    a = first | std::uint32_t(static_cast<unsigned char>(p[2])) << 16 |
+        std::uint32_t(first & 0xff) << 24;
     b = a;
   }
   return _mm_set_epi32(int(a), int(b), int(a), int(b));
@@ -124,10 +129,12 @@ unsigned ascii_word_bytes(__m128i c) noexcept {
   const __m128i letter = _mm_cmpgt_epi8(_mm_set1_epi8(static_cast<char>('z' - 'a' + 1 - 0x80)),
                                         _mm_add_epi8(_mm_or_si128(c, _mm_set1_epi8(0x20)),
                                                      _mm_set1_epi8(static_cast<char>(0x80 - 'a'))));
-  const __m128i digit = _mm_cmpgt_epi8(_mm_set1_epi8(static_cast<char>('9' - '0' + 1 - 0x80)),
-                                       _mm_add_epi8(c, _mm_set1_epi8(static_cast<char>(0x80 - '0'))));
+  const __m128i digit =
+      _mm_cmpgt_epi8(_mm_set1_epi8(static_cast<char>('9' - '0' + 1 - 0x80)),
+                     _mm_add_epi8(c, _mm_set1_epi8(static_cast<char>(0x80 - '0'))));
   const __m128i underscore = _mm_cmpeq_epi8(c, _mm_set1_epi8('_'));
-  return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(letter, digit), underscore)));
+  return static_cast<unsigned>(
+      _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(letter, digit), underscore)));
 }
 
 // As scan_bytes, sixteen bytes a step: Dynamo's names run to 40 bytes and more.

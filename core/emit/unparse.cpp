@@ -322,8 +322,8 @@ class Unparser {
    private:
     // (Out of line: the check above is inlined into every node's visit.)
     [[noreturn, gnu::noinline, gnu::cold]] static void too_deep() {
-      throw Error(ErrorKind::Unsupported,
-                  "unparse: syntax tree nested deeper than " + std::to_string(kMaxDepth) + " levels");
+      throw Error(ErrorKind::Unsupported, "unparse: syntax tree nested deeper than " +
+                                              std::to_string(kMaxDepth) + " levels");
     }
     int& depth_;
   };
@@ -797,13 +797,14 @@ std::size_t docstring_run_end(std::string_view text, std::size_t i) {
     const __m128i a = docstring_escapes16(p + i), b = docstring_escapes16(p + i + 16);
     const __m128i c = docstring_escapes16(p + i + 32), d = docstring_escapes16(p + i + 48);
     if (lane_mask(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) != 0) {
-      const std::uint64_t m = lane_mask(a) | lane_mask(b) << 16 | std::uint64_t(lane_mask(c)) << 32 |
-                              std::uint64_t(lane_mask(d)) << 48;
+      const std::uint64_t m = lane_mask(a) | lane_mask(b) << 16 |
+                              std::uint64_t(lane_mask(c)) << 32 | std::uint64_t(lane_mask(d)) << 48;
       return i + std::size_t(std::countr_zero(m));
     }
   }
   for (; i + 16 <= n; i += 16)
-    if (const unsigned m = lane_mask(docstring_escapes16(p + i))) return i + std::size_t(std::countr_zero(m));
+    if (const unsigned m = lane_mask(docstring_escapes16(p + i)))
+      return i + std::size_t(std::countr_zero(m));
   if (i == n) return n;
   // The last 16 bytes, overlapping what was scanned: the lanes before i are dropped.
   const unsigned m = lane_mask(docstring_escapes16(p + n - 16)) >> (i - (n - 16));
@@ -826,7 +827,8 @@ void Unparser::docstring(const std::string& utf8) {
       const std::size_t j = i == 0 ? run : docstring_run_end(text, i);
       escaped += text.substr(i, j - i);
       if (j == text.size()) break;
-      const std::size_t n = std::min(utf8_length(static_cast<unsigned char>(text[j])), text.size() - j);
+      const std::size_t n =
+          std::min(utf8_length(static_cast<unsigned char>(text[j])), text.size() - j);
       const std::string_view ch = text.substr(j, n);
       if (ch == "\\")
         escaped += "\\\\";

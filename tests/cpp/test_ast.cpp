@@ -92,12 +92,15 @@ TEST(AstIdentifiers, Validity) {
 // The byte-at-a-time rule is_identifier must agree with (it checks 16 bytes a
 // step, a short name as one overlapped block).
 bool identifier_by_bytes(std::string_view name) {
-  auto letter = [](unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80; };
+  auto letter = [](unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+  };
   if (name.empty() || !letter(static_cast<unsigned char>(name[0]))) return false;
   for (std::size_t k = 0; k < name.size(); ++k) {
     const auto c = static_cast<unsigned char>(name[k]);
     if (!letter(c) && !(c >= '0' && c <= '9')) return false;
-    if (c == 0xed && k + 1 < name.size() && static_cast<unsigned char>(name[k + 1]) >= 0xa0) return false;
+    if (c == 0xed && k + 1 < name.size() && static_cast<unsigned char>(name[k + 1]) >= 0xa0)
+      return false;
   }
   return !is_keyword(name);
 }
@@ -110,13 +113,15 @@ TEST(AstIdentifiers, EveryByteAtEveryPosition) {
       std::string name(size, 'a');
       for (unsigned b = 0; b < 256; ++b) {
         name[at] = static_cast<char>(b);
-        ASSERT_EQ(is_identifier(name), identifier_by_bytes(name)) << "byte " << b << " at " << at << " of " << size;
+        ASSERT_EQ(is_identifier(name), identifier_by_bytes(name))
+            << "byte " << b << " at " << at << " of " << size;
         // The same byte before a surrogate's second byte, and in a name that
         // starts with a non-ASCII letter.
         if (at + 1 < size) {
           std::string pair = name;
           pair[at + 1] = static_cast<char>(0xa5);
-          ASSERT_EQ(is_identifier(pair), identifier_by_bytes(pair)) << "byte " << b << ", 0xa5 at " << at << " of " << size;
+          ASSERT_EQ(is_identifier(pair), identifier_by_bytes(pair))
+              << "byte " << b << ", 0xa5 at " << at << " of " << size;
         }
       }
     }

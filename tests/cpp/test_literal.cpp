@@ -172,16 +172,22 @@ TEST(LiteralStr, MatchesPythonRepr) {
 // any other byte, at any position, must send the string the general way.
 TEST(LiteralStr, EveryAsciiByteAtEveryPosition) {
   auto expected = [](const std::string& text) {
-    const bool single = text.find('\'') != std::string::npos, dbl = text.find('"') != std::string::npos;
+    const bool single = text.find('\'') != std::string::npos,
+               dbl = text.find('"') != std::string::npos;
     const char quote = single && !dbl ? '"' : '\'';
     std::string out(1, quote);
     for (char ch : text) {
       const auto c = static_cast<unsigned char>(ch);
-      if (c == '\t') out += "\\t";
-      else if (c == '\n') out += "\\n";
-      else if (c == '\r') out += "\\r";
-      else if (c == '\\') out += "\\\\";
-      else if (c == static_cast<unsigned char>(quote)) out += std::string("\\") + quote;
+      if (c == '\t')
+        out += "\\t";
+      else if (c == '\n')
+        out += "\\n";
+      else if (c == '\r')
+        out += "\\r";
+      else if (c == '\\')
+        out += "\\\\";
+      else if (c == static_cast<unsigned char>(quote))
+        out += std::string("\\") + quote;
       else if (c < 0x20 || c == 0x7f) {
         static constexpr char kHex[] = "0123456789abcdef";
         out += "\\x";
@@ -202,7 +208,9 @@ TEST(LiteralStr, EveryAsciiByteAtEveryPosition) {
       }
       // A character that is not ASCII, and not printable: U+0080.
       const std::string wide = std::string(at, 'a') + "\xc2\x80" + std::string(size - at, 'a');
-      ASSERT_EQ(str_repr(wide), "'" + std::string(at, 'a') + "\\x80" + std::string(size - at, 'a') + "'") << at;
+      ASSERT_EQ(str_repr(wide),
+                "'" + std::string(at, 'a') + "\\x80" + std::string(size - at, 'a') + "'")
+          << at;
     }
   // The unparser writes such a string itself, between single quotes.
   EXPECT_TRUE(str_repr_is_quoted(""));

@@ -897,7 +897,8 @@ More: 'q' "qq" \\ 	 end."""
   // the escaped copy).
   UNPARSE_STMTS(R"py('has """ and ends in \'')py", R"py('''has """ and ends in \'''')py",
                 expr_stmt(txt("has \"\"\" and ends in '")));
-  UNPARSE_STMTS(R"py('has """, a \\ and ends in \'')py", R"py('''has """, a \\ and ends in \'''')py",
+  UNPARSE_STMTS(R"py('has """, a \\ and ends in \'')py",
+                R"py('''has """, a \\ and ends in \'''')py",
                 expr_stmt(txt("has \"\"\", a \\ and ends in '")));
   UNPARSE_STMTS(R"py(
 def f():
@@ -934,10 +935,11 @@ TEST(UnparseStatements, DocstringEscapesInPairs) {
   for (std::size_t before = 0; before < 40; ++before)
     for (std::size_t gap = 0; gap < 36; ++gap)
       for (std::size_t after : {0, 1, 5, 15, 16, 17, 30}) {
-        const std::string doc =
-            std::string(before, 'a') + "\\" + std::string(gap, 'b') + "\r" + std::string(after, 'c') + "~";
-        const std::string want = "\"\"\"" + std::string(before, 'a') + "\\\\" + std::string(gap, 'b') + "\\r" +
-                                 std::string(after, 'c') + "~\"\"\"";
+        const std::string doc = std::string(before, 'a') + "\\" + std::string(gap, 'b') + "\r" +
+                                std::string(after, 'c') + "~";
+        const std::string want = "\"\"\"" + std::string(before, 'a') + "\\\\" +
+                                 std::string(gap, 'b') + "\\r" + std::string(after, 'c') +
+                                 "~\"\"\"";
         EXPECT_EQ(unparse(StmtList{expr_stmt(txt(doc))}, ast_style()), want)
             << before << " bytes, an escape, " << gap << " bytes, an escape, " << after << " bytes";
       }
@@ -1150,7 +1152,8 @@ TEST(UnparseRobustness, TokensOfEveryLengthAcrossGrowth) {
         names.push_back(n(name));
         want += (i ? ", " : "") + name;
       }
-      EXPECT_EQ(unparse_expr(*list(std::move(names))), want + "]") << count << " names of " << size << " bytes";
+      EXPECT_EQ(unparse_expr(*list(std::move(names))), want + "]")
+          << count << " names of " << size << " bytes";
     }
 }
 
