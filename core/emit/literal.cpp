@@ -9,10 +9,15 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 #include <system_error>
 
 #include "read/code_object.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace unveil {
 namespace {
@@ -292,6 +297,56 @@ std::string literal_repr(const Object& object) { return repr(object); }
 std::string float_repr(double value) { return format_double(value, {.add_dot_0 = true}); }
 
 namespace {
+// Printable ASCII other than a backslash and either quote: text that repr()
+// writes as it is between single quotes, as most string constants are.
+bool plain_ascii_byte(unsigned char c) {
+  return c >= ' ' && c < 0x7f && c != '\\' && c != '\'' && c != '"';
+}
+
+#if defined(__SSE2__)
+// Lane bits of the bytes of c that plain_ascii_byte rejects.
+unsigned not_plain_ascii16(__m128i c) {
+  // c + 0x60 takes 0x20..0x7e to -128..-34, signed, and every other byte above -34.
+  const __m128i unprintable =
+      _mm_cmpgt_epi8(_mm_add_epi8(c, _mm_set1_epi8(0x60)), _mm_set1_epi8(static_cast<char>(-34)));
+  const __m128i quotes =
+      _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8('\'')), _mm_cmpeq_epi8(c, _mm_set1_epi8('"')));
+  const __m128i backslash = _mm_cmpeq_epi8(c, _mm_set1_epi8('\\'));
+  return static_cast<unsigned>(
+      _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(unprintable, quotes), backslash)));
+}
+
+// One pass where the general path took three (ASCII? which quote? what to escape?).
+bool plain_ascii(std::string_view text) {
+  const char* p = text.data();
+  const std::size_t n = text.size();
+  if (n < 8)
+    return std::all_of(text.begin(), text.end(),
+                       [](char c) { return plain_ascii_byte(static_cast<unsigned char>(c)); });
+  if (n < 16) {
+    // Two overlapping 8-byte loads hold every byte.
+    std::uint64_t a, b;
+    std::memcpy(&a, p, 8);
+    std::memcpy(&b, p + n - 8, 8);
+    return not_plain_ascii16(
+               _mm_set_epi64x(static_cast<long long>(a), static_cast<long long>(b))) == 0;
+  }
+  unsigned bad = 0;
+  for (std::size_t i = 0;; i += 16) {
+    // The last block ends at the end, overlapping the one before.
+    bad |= not_plain_ascii16(
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + std::min(i, n - 16))));
+    if (i + 16 >= n) break;
+  }
+  return bad == 0;
+}
+#else
+bool plain_ascii(std::string_view text) {
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return plain_ascii_byte(static_cast<unsigned char>(c)); });
+}
+#endif
+
 // str_repr of ASCII text, whose bytes are its code points: no decoding into
 // a u32string, and runs that need no escape appended whole.
 void append_ascii_str_repr(std::string& out, std::string_view text) {
@@ -310,7 +365,15 @@ void append_ascii_str_repr(std::string& out, std::string_view text) {
 }
 }  // namespace
 
+bool str_repr_is_quoted(std::string_view utf8) { return plain_ascii(utf8); }
+
 void append_str_repr(std::string& out, std::string_view utf8) {
+  if (plain_ascii(utf8)) {
+    out += '\'';
+    out += utf8;
+    out += '\'';
+    return;
+  }
   if (std::all_of(utf8.begin(), utf8.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
     return append_ascii_str_repr(out, utf8);
   const std::u32string text = decode_utf8(utf8);

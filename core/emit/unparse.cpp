@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -15,6 +16,10 @@
 #include "ast/identifier.h"
 #include "emit/literal.h"
 #include "support/error.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace unveil {
 
@@ -216,26 +221,28 @@ class Output {
   }
   void append(std::string_view text) {
     const std::size_t n = text.size();
-    if (n > buf_.size() - len_) [[unlikely]] grow(n);
+    // (Kept a leaf, saving no registers: the calls are in append_long.)
+    if (n > 16 || n > buf_.size() - len_) [[unlikely]] {
+      append_long(text);
+      return;
+    }
     char* to = buf_.data() + len_;
     const char* from = text.data();
     // (Overlapping word copies: no call for the short tokens that most are.)
-    if (n >= 8 && n <= 16) {
+    if (n >= 8) {
       std::uint64_t a, b;
       std::memcpy(&a, from, 8);
       std::memcpy(&b, from + n - 8, 8);
       std::memcpy(to, &a, 8);
       std::memcpy(to + n - 8, &b, 8);
-    } else if (n >= 4 && n < 8) {
+    } else if (n >= 4) {
       std::uint32_t a, b;
       std::memcpy(&a, from, 4);
       std::memcpy(&b, from + n - 4, 4);
       std::memcpy(to, &a, 4);
       std::memcpy(to + n - 4, &b, 4);
-    } else if (n < 4) {
-      for (std::size_t k = 0; k < n; ++k) to[k] = from[k];
     } else {
-      std::memcpy(to, from, n);
+      for (std::size_t k = 0; k < n; ++k) to[k] = from[k];
     }
     len_ += n;
   }
@@ -251,6 +258,11 @@ class Output {
   }
 
  private:
+  [[gnu::noinline]] void append_long(std::string_view text) {
+    if (text.size() > buf_.size() - len_) grow(text.size());
+    std::memcpy(buf_.data() + len_, text.data(), text.size());
+    len_ += text.size();
+  }
   [[gnu::noinline]] void grow(std::size_t n) {
     buf_.resize(std::max(buf_.size() * 2, len_ + n));
   }
@@ -300,15 +312,19 @@ class Unparser {
   class Nested {
    public:
     explicit Nested(int& depth) : depth_(depth) {
-      if (++depth_ > kMaxDepth)
-        throw Error(ErrorKind::Unsupported, "unparse: syntax tree nested deeper than " +
-                                                std::to_string(kMaxDepth) + " levels");
+      if (++depth_ > kMaxDepth) [[unlikely]]
+        too_deep();
     }
     ~Nested() { --depth_; }
     Nested(const Nested&) = delete;
     Nested& operator=(const Nested&) = delete;
 
    private:
+    // (Out of line: the check above is inlined into every node's visit.)
+    [[noreturn, gnu::noinline, gnu::cold]] static void too_deep() {
+      throw Error(ErrorKind::Unsupported, "unparse: syntax tree nested deeper than " +
+                                              std::to_string(kMaxDepth) + " levels");
+    }
     int& depth_;
   };
   template <class F>
@@ -728,11 +744,11 @@ constexpr auto kDocstringAsIs = [] {
   return t;
 }();
 
-// The end of the run of characters from `i` that print as themselves. Most
-// docstrings are nothing else, and some are kilobytes (Dynamo's code keeps
-// the model's docstrings): eight bytes at a time where none is a control
-// character, a backslash or non-ASCII, a byte at a time elsewhere.
-std::size_t docstring_run_end(std::string_view text, std::size_t i) {
+// The end of the run of characters from `i` that print as themselves, a byte
+// or a word at a time: eight bytes where none is a control character, a
+// backslash or non-ASCII, a byte at a time elsewhere. (The portable scan; see
+// docstring_run_end.)
+std::size_t docstring_run_end_words(std::string_view text, std::size_t i) {
   constexpr std::uint64_t kOnes = 0x0101010101010101u, kHighs = 0x8080808080808080u;
   while (true) {
     for (; i + 8 <= text.size(); i += 8) {
@@ -752,31 +768,86 @@ std::size_t docstring_run_end(std::string_view text, std::size_t i) {
   }
 }
 
+#if defined(__SSE2__)
+// The bytes of p[0..16) that do not print as themselves in a docstring, and
+// tabs (rare: one compare fewer), as a vector of 0xff/0x00 lanes.
+inline __m128i docstring_escapes16(const char* p) {
+  const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  // c + 0x60 takes 0x20..0x7e (printable ASCII) to -128..-34, signed, and every
+  // other byte above -34: one add and one compare.
+  const __m128i unprintable =
+      _mm_cmpgt_epi8(_mm_add_epi8(c, _mm_set1_epi8(0x60)), _mm_set1_epi8(static_cast<char>(-34)));
+  const __m128i newline = _mm_cmpeq_epi8(c, _mm_set1_epi8('\n'));
+  const __m128i backslash = _mm_cmpeq_epi8(c, _mm_set1_epi8('\\'));
+  return _mm_or_si128(_mm_andnot_si128(newline, unprintable), backslash);
+}
+inline unsigned lane_mask(__m128i v) { return static_cast<unsigned>(_mm_movemask_epi8(v)); }
+#endif
+
+// The end of the run of characters from `i` that print as themselves, or an
+// earlier tab (which prints as itself too). Most docstrings are nothing else,
+// and some are kilobytes (Dynamo's code keeps the model's docstrings, many
+// lines each): with SSE2, 64 bytes a step, and a newline does not stop it.
+std::size_t docstring_run_end(std::string_view text, std::size_t i) {
+#if defined(__SSE2__)
+  const char* p = text.data();
+  const std::size_t n = text.size();
+  if (n - i < 16) return docstring_run_end_words(text, i);
+  for (; i + 64 <= n; i += 64) {
+    const __m128i a = docstring_escapes16(p + i), b = docstring_escapes16(p + i + 16);
+    const __m128i c = docstring_escapes16(p + i + 32), d = docstring_escapes16(p + i + 48);
+    if (lane_mask(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) != 0) {
+      const std::uint64_t m = lane_mask(a) | lane_mask(b) << 16 |
+                              std::uint64_t(lane_mask(c)) << 32 | std::uint64_t(lane_mask(d)) << 48;
+      return i + std::size_t(std::countr_zero(m));
+    }
+  }
+  for (; i + 16 <= n; i += 16)
+    if (const unsigned m = lane_mask(docstring_escapes16(p + i)))
+      return i + std::size_t(std::countr_zero(m));
+  if (i == n) return n;
+  // The last 16 bytes, overlapping what was scanned: the lanes before i are dropped.
+  const unsigned m = lane_mask(docstring_escapes16(p + n - 16)) >> (i - (n - 16));
+  return m ? i + std::size_t(std::countr_zero(m)) : n;
+#else
+  return docstring_run_end_words(text, i);
+#endif
+}
+
 // A docstring is written as ast.unparse writes it: triple-quoted, with real
 // newlines and tabs, other escapes only where needed.
 void Unparser::docstring(const std::string& utf8) {
-  std::string escaped;
-  escaped.reserve(utf8.size());
   const std::string_view text = utf8;
-  for (std::size_t i = 0; i < text.size();) {
-    const std::size_t j = docstring_run_end(text, i);
-    escaped += text.substr(i, j - i);
-    if (j == text.size()) break;
-    const std::size_t n = std::min(utf8_length(static_cast<unsigned char>(text[j])), text.size() - j);
-    const std::string_view ch = text.substr(j, n);
-    if (ch == "\\")
-      escaped += "\\\\";
-    else if (std::string e = repr_escape(ch); !e.empty())
-      escaped += e;
-    else
-      escaped += ch;
-    i = j + n;
+  // Most docstrings need no escape: then the text is written as it is, not copied first.
+  std::string escaped;
+  std::string_view body = text;
+  if (std::size_t run = docstring_run_end(text, 0); run != text.size()) {
+    escaped.reserve(utf8.size());
+    for (std::size_t i = 0; i < text.size();) {
+      const std::size_t j = i == 0 ? run : docstring_run_end(text, i);
+      escaped += text.substr(i, j - i);
+      if (j == text.size()) break;
+      const std::size_t n =
+          std::min(utf8_length(static_cast<unsigned char>(text[j])), text.size() - j);
+      const std::string_view ch = text.substr(j, n);
+      if (ch == "\\")
+        escaped += "\\\\";
+      else if (ch == "\t")
+        escaped += ch;
+      else if (std::string e = repr_escape(ch); !e.empty())
+        escaped += e;
+      else
+        escaped += ch;
+      i = j + n;
+    }
+    body = escaped;
   }
-  std::vector<std::string_view> quotes;
+  std::array<std::string_view, 2> quotes;
+  std::size_t nquotes = 0;
   for (std::string_view q : {"\"\"\"", "'''"})
-    if (escaped.find(q) == std::string::npos) quotes.push_back(q);
+    if (body.find(q) == std::string_view::npos) quotes[nquotes++] = q;
   fill();
-  if (quotes.empty()) {
+  if (nquotes == 0) {
     // Both triple quotes occur: fall back to repr's escaping inside triple quotes.
     std::string r = str_repr(utf8);
     std::string q(3, r.empty() ? '"' : r[0]);
@@ -785,16 +856,19 @@ void Unparser::docstring(const std::string& utf8) {
     write(q);
     return;
   }
-  if (!escaped.empty()) {
-    // Prefer the quote whose character does not end the text; else escape the last character.
-    std::stable_sort(quotes.begin(), quotes.end(), [&](std::string_view a, std::string_view b) {
-      return (a[0] == escaped.back()) < (b[0] == escaped.back());
-    });
-    if (quotes[0][0] == escaped.back()) escaped.insert(escaped.size() - 1, "\\");
+  // Prefer the quote whose character does not end the text; else escape the last character.
+  // (The two quotes are of different characters.)
+  std::string_view quote = quotes[0];
+  if (nquotes == 2 && !body.empty() && quote[0] == body.back()) quote = quotes[1];
+  write(quote);
+  if (!body.empty() && quote[0] == body.back()) {
+    write(body.substr(0, body.size() - 1));
+    write("\\");
+    write(body.substr(body.size() - 1));
+  } else {
+    write(body);
   }
-  write(quotes[0]);
-  write(escaped);
-  write(quotes[0]);
+  write(quote);
 }
 
 void Unparser::stmt(const Stmt& s, bool docstring_allowed) {
@@ -1272,6 +1346,12 @@ std::string Unparser::constant_text(const Object& value) {
 void Unparser::constant(const Object& value, Prec p, bool attribute_base) {
   // A str outside f-string fields is its repr, written in place (never in parentheses).
   if (const auto* s = value.as<StrValue>(); s && !strings_.restricted) {
+    if (str_repr_is_quoted(s->utf8)) {  // (most are: written from the text, no repr built)
+      out_.push_back('\'');
+      out_.append(s->utf8);
+      out_.push_back('\'');
+      return;
+    }
     scratch_.clear();  // (kept: its room serves the next string)
     append_str_repr(scratch_, s->utf8);
     out_.append(scratch_);

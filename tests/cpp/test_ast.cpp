@@ -89,6 +89,50 @@ TEST(AstIdentifiers, Validity) {
   EXPECT_FALSE(is_dotted_name("a.class"));
 }
 
+// The byte-at-a-time rule is_identifier must agree with (it checks 16 bytes a
+// step, a short name as one overlapped block).
+bool identifier_by_bytes(std::string_view name) {
+  auto letter = [](unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+  };
+  if (name.empty() || !letter(static_cast<unsigned char>(name[0]))) return false;
+  for (std::size_t k = 0; k < name.size(); ++k) {
+    const auto c = static_cast<unsigned char>(name[k]);
+    if (!letter(c) && !(c >= '0' && c <= '9')) return false;
+    if (c == 0xed && k + 1 < name.size() && static_cast<unsigned char>(name[k + 1]) >= 0xa0)
+      return false;
+  }
+  return !is_keyword(name);
+}
+
+// Every byte value at every position of names 1 to 40 bytes long, and a lone
+// surrogate wherever it may start.
+TEST(AstIdentifiers, EveryByteAtEveryPosition) {
+  for (std::size_t size = 1; size <= 40; ++size)
+    for (std::size_t at = 0; at < size; ++at) {
+      std::string name(size, 'a');
+      for (unsigned b = 0; b < 256; ++b) {
+        name[at] = static_cast<char>(b);
+        ASSERT_EQ(is_identifier(name), identifier_by_bytes(name))
+            << "byte " << b << " at " << at << " of " << size;
+        // The same byte before a surrogate's second byte, and in a name that
+        // starts with a non-ASCII letter.
+        if (at + 1 < size) {
+          std::string pair = name;
+          pair[at + 1] = static_cast<char>(0xa5);
+          ASSERT_EQ(is_identifier(pair), identifier_by_bytes(pair))
+              << "byte " << b << ", 0xa5 at " << at << " of " << size;
+        }
+      }
+    }
+  EXPECT_FALSE(is_identifier("abcdefghijklmnopqrstuvwxyz_\xed\xa0\x80"));
+  EXPECT_TRUE(is_identifier("abcdefghijklmnopqrstuvwxyz_\xed\x9f\xbf"));
+  EXPECT_TRUE(is_identifier("ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789"));
+  EXPECT_FALSE(is_identifier("ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789@"));
+  EXPECT_FALSE(is_identifier("`ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789"));
+  EXPECT_FALSE(is_identifier("l_self_modules_encoder_layers_0_attention_["));
+}
+
 TEST(AstIdentifiers, Sanitize) {
   EXPECT_EQ(sanitize_identifier("<lambda>"), "_lambda_");
   EXPECT_EQ(sanitize_identifier("<genexpr>"), "_genexpr_");

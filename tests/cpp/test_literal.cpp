@@ -167,6 +167,59 @@ TEST(LiteralStr, MatchesPythonRepr) {
   for (const TextCase& c : kStrings) EXPECT_EQ(str_repr(c.value), c.repr) << c.repr;
 }
 
+// Strings of printable ASCII with no backslash or quote are checked 16 bytes
+// at a time (a short one as two overlapping words) and written as they are:
+// any other byte, at any position, must send the string the general way.
+TEST(LiteralStr, EveryAsciiByteAtEveryPosition) {
+  auto expected = [](const std::string& text) {
+    const bool single = text.find('\'') != std::string::npos,
+               dbl = text.find('"') != std::string::npos;
+    const char quote = single && !dbl ? '"' : '\'';
+    std::string out(1, quote);
+    for (char ch : text) {
+      const auto c = static_cast<unsigned char>(ch);
+      if (c == '\t')
+        out += "\\t";
+      else if (c == '\n')
+        out += "\\n";
+      else if (c == '\r')
+        out += "\\r";
+      else if (c == '\\')
+        out += "\\\\";
+      else if (c == static_cast<unsigned char>(quote))
+        out += std::string("\\") + quote;
+      else if (c < 0x20 || c == 0x7f) {
+        static constexpr char kHex[] = "0123456789abcdef";
+        out += "\\x";
+        out += kHex[c >> 4];
+        out += kHex[c & 15];
+      } else {
+        out += ch;
+      }
+    }
+    return out + quote;
+  };
+  for (std::size_t size = 1; size <= 40; ++size)
+    for (std::size_t at = 0; at < size; ++at) {
+      std::string text(size, 'a');
+      for (int b = 0; b < 0x80; ++b) {
+        text[at] = static_cast<char>(b);
+        ASSERT_EQ(str_repr(text), expected(text)) << "byte " << b << " at " << at << " of " << size;
+      }
+      // A character that is not ASCII, and not printable: U+0080.
+      const std::string wide = std::string(at, 'a') + "\xc2\x80" + std::string(size - at, 'a');
+      ASSERT_EQ(str_repr(wide),
+                "'" + std::string(at, 'a') + "\\x80" + std::string(size - at, 'a') + "'")
+          << at;
+    }
+  // The unparser writes such a string itself, between single quotes.
+  EXPECT_TRUE(str_repr_is_quoted(""));
+  EXPECT_TRUE(str_repr_is_quoted("l_self_modules_encoder_layers_0_attention"));
+  EXPECT_FALSE(str_repr_is_quoted("l_self_modules_encoder_layers_0_attention'"));
+  EXPECT_FALSE(str_repr_is_quoted("caf\xc3\xa9"));
+  EXPECT_FALSE(str_repr_is_quoted("tab\there"));
+}
+
 TEST(LiteralStr, InvalidUtf8BecomesEscapes) {
   // Not produced by marshal, but must not crash or emit broken UTF-8.
   EXPECT_EQ(str_repr("a\xff" "b"), "'a\\udcffb'");

@@ -892,6 +892,14 @@ More: 'q' "qq" \\ 	 end."""
                 expr_stmt(txt("both \"\"\" and '''")));
   UNPARSE_STMTS(R"py('bell\x07 and \r')py", R"py("""bell\x07 and \r""")py",
                 expr_stmt(txt("bell\x07 and \r")));
+  // Only ''' fits and the text ends in its character, which is escaped
+  // (written from the text itself when it needs no other escape, else from
+  // the escaped copy).
+  UNPARSE_STMTS(R"py('has """ and ends in \'')py", R"py('''has """ and ends in \'''')py",
+                expr_stmt(txt("has \"\"\" and ends in '")));
+  UNPARSE_STMTS(R"py('has """, a \\ and ends in \'')py",
+                R"py('''has """, a \\ and ends in \'''')py",
+                expr_stmt(txt("has \"\"\", a \\ and ends in '")));
   UNPARSE_STMTS(R"py(
 def f():
     'quote at end "'
@@ -903,20 +911,37 @@ def f():
                 function_def("f", {}, body(expr_stmt(txt("quote at end \"")))));
 }
 
-// Docstrings are scanned eight bytes at a time: a character that needs an
-// escape must be found at every position within a word, and at the end.
+// Docstrings are scanned 64, 16 and 8 bytes at a time (SSE2 blocks, a last
+// block overlapping the one before, words): a character that needs an escape
+// must be found at every position within each, and at the end.
 TEST(UnparseStatements, DocstringEscapesAtEveryPosition) {
   const std::vector<std::pair<std::string, std::string>> specials = {
-      {"\\", "\\\\"}, {"\x07", "\\x07"}, {"\x7f", "\\x7f"}, {"\r", "\\r"},
+      {"\\", "\\\\"}, {"\x07", "\\x07"}, {"\x7f", "\\x7f"}, {"\r", "\\r"}, {"\x1f", "\\x1f"},
       {"\n", "\n"},   {"\t", "\t"},      {"\xc3\xa9", "\xc3\xa9"},  // é prints as itself
   };
   for (const auto& [raw, printed] : specials)
-    for (std::size_t before = 0; before < 18; ++before)
-      for (std::size_t after : {0, 1, 7, 8, 9}) {
+    for (std::size_t before = 0; before < 100; ++before)
+      for (std::size_t after : {0, 1, 7, 8, 9, 14, 15, 16, 17, 31, 32, 33, 47}) {
         const std::string doc = std::string(before, 'a') + raw + std::string(after, 'b') + ".";
         const std::string want = "\"\"\"" + std::string(before, 'a') + printed + std::string(after, 'b') + ".\"\"\"";
         EXPECT_EQ(unparse(StmtList{expr_stmt(txt(doc))}, ast_style()), want)
             << "escape " << printed << " after " << before << " bytes, before " << after;
+      }
+}
+
+// After an escape the scan resumes mid-text: the escape behind it, within the
+// same block, must not be found again, nor hide the next one.
+TEST(UnparseStatements, DocstringEscapesInPairs) {
+  for (std::size_t before = 0; before < 40; ++before)
+    for (std::size_t gap = 0; gap < 36; ++gap)
+      for (std::size_t after : {0, 1, 5, 15, 16, 17, 30}) {
+        const std::string doc = std::string(before, 'a') + "\\" + std::string(gap, 'b') + "\r" +
+                                std::string(after, 'c') + "~";
+        const std::string want = "\"\"\"" + std::string(before, 'a') + "\\\\" +
+                                 std::string(gap, 'b') + "\\r" + std::string(after, 'c') +
+                                 "~\"\"\"";
+        EXPECT_EQ(unparse(StmtList{expr_stmt(txt(doc))}, ast_style()), want)
+            << before << " bytes, an escape, " << gap << " bytes, an escape, " << after << " bytes";
       }
 }
 
@@ -1112,6 +1137,24 @@ TEST(UnparseRobustness, MissingChildrenAndBadCounts) {
   EXPECT_EQ(unparse_expr(*formatted_value(n("x"), 'q')), "f'{x}'");
   EXPECT_EQ(unparse(body(import_from("m", {alias("x")}, 100000))),
             "from " + std::string(255, '.') + "m import x");
+}
+
+// The output buffer copies a token of up to 16 bytes in overlapping words and
+// a longer one, or one that does not fit, by a call: tokens of every length,
+// across the buffer's growth, must come out whole.
+TEST(UnparseRobustness, TokensOfEveryLengthAcrossGrowth) {
+  for (std::size_t size = 1; size <= 40; ++size)
+    for (std::size_t count : {1, 7, 50, 300}) {
+      const std::string name = std::string(size - 1, 'a') + "z";
+      ExprList names;
+      std::string want = "[";
+      for (std::size_t i = 0; i < count; ++i) {
+        names.push_back(n(name));
+        want += (i ? ", " : "") + name;
+      }
+      EXPECT_EQ(unparse_expr(*list(std::move(names))), want + "]")
+          << count << " names of " << size << " bytes";
+    }
 }
 
 TEST(UnparseRobustness, DeepTreesPrintOrFailCleanly) {
