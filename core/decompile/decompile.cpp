@@ -10,12 +10,6 @@
 
 namespace unveil {
 
-ast::Module decompile_module(std::shared_ptr<const CodeObject> code, const VersionTraits& version,
-                             const DecompileOptions& options) {
-  decompile::Driver driver(version, options);
-  return ast::Module{driver.body_or_fallback(code, decompile::BodyKind::Module)};
-}
-
 std::string decompile_to_source(std::shared_ptr<const CodeObject> code, const VersionTraits& version,
                                 const DecompileOptions& options) {
   // The tree is printed and dropped while the driver, and so its node arena,

@@ -24,10 +24,6 @@ struct DecompileOptions {
   bool state_machine = false;
 };
 
-// The statements of a module code object.
-ast::Module decompile_module(std::shared_ptr<const CodeObject> code, const VersionTraits& version,
-                             const DecompileOptions& options = {});
-
 // Source text of a module code object.
 std::string decompile_to_source(std::shared_ptr<const CodeObject> code, const VersionTraits& version,
                                 const DecompileOptions& options = {});
