@@ -15,9 +15,7 @@
 
 #include "read/code_object.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "emit/printable16.h"
 
 namespace unveil {
 namespace {
@@ -306,9 +304,7 @@ bool plain_ascii_byte(unsigned char c) {
 #if defined(__SSE2__)
 // Lane bits of the bytes of c that plain_ascii_byte rejects.
 unsigned not_plain_ascii16(__m128i c) {
-  // c + 0x60 takes 0x20..0x7e to -128..-34, signed, and every other byte above -34.
-  const __m128i unprintable =
-      _mm_cmpgt_epi8(_mm_add_epi8(c, _mm_set1_epi8(0x60)), _mm_set1_epi8(static_cast<char>(-34)));
+  const __m128i unprintable = not_printable_ascii16(c);
   const __m128i quotes =
       _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8('\'')), _mm_cmpeq_epi8(c, _mm_set1_epi8('"')));
   const __m128i backslash = _mm_cmpeq_epi8(c, _mm_set1_epi8('\\'));
@@ -374,6 +370,10 @@ void append_str_repr(std::string& out, std::string_view utf8) {
     out += '\'';
     return;
   }
+  append_escaped_str_repr(out, utf8);
+}
+
+void append_escaped_str_repr(std::string& out, std::string_view utf8) {
   if (std::all_of(utf8.begin(), utf8.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
     return append_ascii_str_repr(out, utf8);
   const std::u32string text = decode_utf8(utf8);

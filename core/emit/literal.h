@@ -21,6 +21,9 @@ void append_str_repr(std::string& out, std::string_view utf8);
 // Whether str_repr(utf8) is utf8 itself between single quotes: printable
 // ASCII with no backslash or quote, as most string constants are.
 bool str_repr_is_quoted(std::string_view utf8);
+// append_str_repr of text str_repr_is_quoted refused, without asking again
+// (any text gives the same result; quoted text only takes longer).
+void append_escaped_str_repr(std::string& out, std::string_view utf8);
 std::string bytes_repr(std::string_view bytes);
 // The name source uses for a code object that is a plain value (not turned into
 // a function), e.g. Dynamo passing code to `_create_nested_fn`:

@@ -17,9 +17,7 @@
 #include "emit/literal.h"
 #include "support/error.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "emit/printable16.h"
 
 namespace unveil {
 
@@ -773,10 +771,7 @@ std::size_t docstring_run_end_words(std::string_view text, std::size_t i) {
 // tabs (rare: one compare fewer), as a vector of 0xff/0x00 lanes.
 inline __m128i docstring_escapes16(const char* p) {
   const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  // c + 0x60 takes 0x20..0x7e (printable ASCII) to -128..-34, signed, and every
-  // other byte above -34: one add and one compare.
-  const __m128i unprintable =
-      _mm_cmpgt_epi8(_mm_add_epi8(c, _mm_set1_epi8(0x60)), _mm_set1_epi8(static_cast<char>(-34)));
+  const __m128i unprintable = not_printable_ascii16(c);
   const __m128i newline = _mm_cmpeq_epi8(c, _mm_set1_epi8('\n'));
   const __m128i backslash = _mm_cmpeq_epi8(c, _mm_set1_epi8('\\'));
   return _mm_or_si128(_mm_andnot_si128(newline, unprintable), backslash);
@@ -1353,7 +1348,7 @@ void Unparser::constant(const Object& value, Prec p, bool attribute_base) {
       return;
     }
     scratch_.clear();  // (kept: its room serves the next string)
-    append_str_repr(scratch_, s->utf8);
+    append_escaped_str_repr(scratch_, s->utf8);  // (str_repr_is_quoted said no)
     out_.append(scratch_);
     return;
   }
