@@ -1,13 +1,13 @@
 // Memory for the syntax tree nodes of one decompile call.
 //
-// A call makes tens of thousands of small nodes (shared_ptr control block and
+// A call makes tens of thousands of small nodes (count control block and
 // node in one piece) and drops them all at its end. Taking them from a few
 // chunks instead of one malloc each saves the allocator's time, and keeps a
 // big function's tree together in memory: walking a tree of 100k-instruction
 // code spread over the heap cost more per node than walking a small one.
 //
-// Nodes are still plain shared_ptrs (the allocator travels in the control
-// block), so they may outlive the call: the arena counts its live nodes and
+// Nodes are still shared pointers (ast/node_ptr.h; the allocator travels in
+// the control block), so they may outlive the call: the arena counts its live nodes and
 // goes away with the last one, or when its scope ends if none is left. A node
 // freed while its arena's scope lives (the call's own garbage:
 // conditions tried and dropped, rewritten statements) goes on a free list
@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "ast/node_ptr.h"
 #include "support/tls.h"
 
 namespace unveil::ast {
@@ -150,12 +151,12 @@ struct NodeAllocator {
   NodeArena* arena;
 };
 
-// std::make_shared<const T>, from the current arena when there is one.
+// A new node, from the current arena when there is one.
 template <class T, class... Args>
-std::shared_ptr<const T> make_node(Args&&... args) {
+NodePtr<const T> make_node(Args&&... args) {
   if (NodeArena* arena = NodeArena::current())
-    return std::allocate_shared<T>(NodeAllocator<T>(arena), std::forward<Args>(args)...);
-  return std::make_shared<const T>(std::forward<Args>(args)...);
+    return allocate_node<T>(NodeAllocator<T>(arena), std::forward<Args>(args)...);
+  return allocate_node<T>(std::allocator<T>(), std::forward<Args>(args)...);
 }
 
 }  // namespace unveil::ast

@@ -2,8 +2,8 @@
 // products in Parser/Python.asdl of 3.14, a superset of 3.8–3.13).
 //
 // Field names follow Python's `ast` module so that `ast.Call(func, args,
-// keywords)` reads as `ast::Call{func, args, keywords}`. Children are
-// shared_ptr<const Expr>: lifting shares subtrees freely, and a node never
+// keywords)` reads as `ast::Call{func, args, keywords}`. Children are shared
+// pointers (ExprPtr, ast/node_ptr.h): lifting shares subtrees freely, and a node never
 // changes once built. An absent optional child (`expr?` in the ASDL) is nullptr;
 // an absent optional identifier is std::nullopt.
 #pragma once
@@ -17,13 +17,14 @@
 #include <vector>
 
 #include "ast/name_text.h"
+#include "ast/node_ptr.h"
 #include "ast/operators.h"
 #include "read/object.h"
 
 namespace unveil::ast {
 
 struct Expr;
-using ExprPtr = std::shared_ptr<const Expr>;
+using ExprPtr = NodePtr<const Expr>;
 using ExprList = std::vector<ExprPtr>;
 
 // --- helper products ---------------------------------------------------------

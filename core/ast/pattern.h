@@ -12,7 +12,7 @@
 namespace unveil::ast {
 
 struct Pattern;
-using PatternPtr = std::shared_ptr<const Pattern>;
+using PatternPtr = NodePtr<const Pattern>;
 using PatternList = std::vector<PatternPtr>;
 
 // A literal or dotted-name value: `case 1:`, `case Color.RED:`.

@@ -21,7 +21,7 @@
 namespace unveil::ast {
 
 struct Stmt;
-using StmtPtr = std::shared_ptr<const Stmt>;
+using StmtPtr = NodePtr<const Stmt>;
 using StmtList = std::vector<StmtPtr>;
 
 // --- helper products ---------------------------------------------------------

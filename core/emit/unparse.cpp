@@ -13,6 +13,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "ast/arena.h"
 #include "ast/identifier.h"
 #include "emit/literal.h"
 #include "support/error.h"
@@ -1181,7 +1182,7 @@ void Unparser::visit(const T& node, Prec p) {
   } else if constexpr (std::is_same_v<T, ast::FormattedValue> ||
                        std::is_same_v<T, ast::Interpolation>) {
     // A lone field (outside any f-string) prints as an f-string of that field.
-    auto self = std::make_shared<const Expr>(Expr{node});
+    ExprPtr self = ast::make_node<Expr>(Expr{node});
     fstring(ExprList{self}, std::is_same_v<T, ast::Interpolation> ? 't' : 'f', p, nullptr);
   } else if constexpr (std::is_same_v<T, ast::JoinedStr>) {
     fstring(node.values, 'f', p, &node);
@@ -1414,7 +1415,7 @@ std::optional<std::string> Unparser::fstring_field(const Expr& field, const Quot
     conversion = in->conversion;
     spec = in->format_spec.get();
   } else {
-    value = std::shared_ptr<const Expr>(std::shared_ptr<const Expr>{}, &field);
+    value = ExprPtr(ExprPtr{}, &field);
   }
   StrContext saved_strings = strings_;
   bool saved_impossible = impossible_;
@@ -1729,12 +1730,12 @@ std::string unparse(const ast::StmtList& body, const UnparseOptions& options) {
 }
 
 std::string unparse_expr(const ast::Expr& expr, const UnparseOptions& options) {
-  auto ptr = std::shared_ptr<const ast::Expr>(std::shared_ptr<const ast::Expr>{}, &expr);
+  auto ptr = ast::ExprPtr(ast::ExprPtr{}, &expr);
   return run(options, [&](Unparser& u) { u.expr(ptr, Prec::Test); });
 }
 
 std::string unparse_pattern(const ast::Pattern& pattern, const UnparseOptions& options) {
-  auto ptr = std::shared_ptr<const ast::Pattern>(std::shared_ptr<const ast::Pattern>{}, &pattern);
+  auto ptr = ast::PatternPtr(ast::PatternPtr{}, &pattern);
   return run(options, [&](Unparser& u) { u.pattern(ptr, Prec::Test); });
 }
 
