@@ -6,9 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "support/simd.h"
 
 namespace unveil::ast {
 
@@ -98,7 +96,7 @@ Bytes scan_bytes(std::string_view name) noexcept {
   return seen & 0x80 ? Bytes::NonAscii : Bytes::Ascii;
 }
 
-#if defined(__SSE2__)
+#if UNVEIL_SSE2
 // Sixteen bytes that together are every byte of a name of 3 to 15 bytes (some
 // repeated, which changes no "all bytes are ..." answer).
 __m128i short_name_bytes(const char* p, std::size_t n) noexcept {

@@ -301,7 +301,7 @@ bool plain_ascii_byte(unsigned char c) {
   return c >= ' ' && c < 0x7f && c != '\\' && c != '\'' && c != '"';
 }
 
-#if defined(__SSE2__)
+#if UNVEIL_SSE2
 // Lane bits of the bytes of c that plain_ascii_byte rejects.
 unsigned not_plain_ascii16(__m128i c) {
   const __m128i unprintable = not_printable_ascii16(c);

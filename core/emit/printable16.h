@@ -2,8 +2,9 @@
 // string-literal and docstring scans of emit both start from this test.
 #pragma once
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
+#include "support/simd.h"
+
+#if UNVEIL_SSE2
 
 namespace unveil {
 

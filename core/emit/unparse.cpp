@@ -767,7 +767,7 @@ std::size_t docstring_run_end_words(std::string_view text, std::size_t i) {
   }
 }
 
-#if defined(__SSE2__)
+#if UNVEIL_SSE2
 // The bytes of p[0..16) that do not print as themselves in a docstring, and
 // tabs (rare: one compare fewer), as a vector of 0xff/0x00 lanes.
 inline __m128i docstring_escapes16(const char* p) {
@@ -785,7 +785,7 @@ inline unsigned lane_mask(__m128i v) { return static_cast<unsigned>(_mm_movemask
 // and some are kilobytes (Dynamo's code keeps the model's docstrings, many
 // lines each): with SSE2, 64 bytes a step, and a newline does not stop it.
 std::size_t docstring_run_end(std::string_view text, std::size_t i) {
-#if defined(__SSE2__)
+#if UNVEIL_SSE2
   const char* p = text.data();
   const std::size_t n = text.size();
   if (n - i < 16) return docstring_run_end_words(text, i);
