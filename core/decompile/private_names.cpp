@@ -88,7 +88,9 @@ bool has_respelling(const ast::StmtList& body, std::string_view prefix) {
 std::string private_prefix(std::string_view class_name) {
   std::size_t k = class_name.find_first_not_of('_');
   if (k == std::string_view::npos) return {};
-  return "_" + std::string(class_name.substr(k));
+  std::string prefix = "_";  // (appended: GCC 12 warns, wrongly, about "_" + std::string)
+  prefix += class_name.substr(k);
+  return prefix;
 }
 
 std::string mangled(std::string_view name, std::string_view prefix) {

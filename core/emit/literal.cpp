@@ -92,7 +92,12 @@ std::string format_double(double value, FloatFormat format) {
 std::string complex_repr(double real, double imag) {
   // A +0 real part is left out, and so are the parentheses.
   if (real == 0.0 && !std::signbit(real)) return format_double(imag, {}) + "j";
-  return "(" + format_double(real, {}) + format_double(imag, {.always_sign = true}) + "j)";
+  // (Appended, not "(" + ...: GCC 12 warns about that form, wrongly, -Wrestrict.)
+  std::string out = "(";
+  out += format_double(real, {});
+  out += format_double(imag, {.always_sign = true});
+  out += "j)";
+  return out;
 }
 
 // ------------------------------------------------------------------ text
@@ -254,7 +259,12 @@ struct Repr {
   std::string operator()(const BytesValue& v) const { return bytes_repr(v.data); }
   std::string operator()(const StrValue& v) const { return str_repr(v.utf8); }
   std::string operator()(const TupleValue& v) const {
-    if (v.items.size() == 1) return "(" + repr_of(v.items[0]) + ",)";
+    if (v.items.size() == 1) {
+      std::string out = "(";  // (see complex_repr)
+      out += repr_of(v.items[0]);
+      out += ",)";
+      return out;
+    }
     return join(v.items, "(", ")");
   }
   std::string operator()(const ListValue& v) const { return join(v.items, "[", "]"); }

@@ -24,7 +24,11 @@ std::string decompile(Assembler& a, int minor, std::vector<std::string> names,
 }
 
 unveil::ObjectRef none() { return unveil::make_object(unveil::NoneValue{}); }
-unveil::ObjectRef integer(int v) { return unveil::make_object(unveil::IntValue{v}); }
+unveil::ObjectRef integer(int v) {
+  unveil::IntValue value;
+  value.small = v;
+  return unveil::make_object(std::move(value));
+}
 
 void end(Assembler& a) {
   a.op("LOAD_CONST", 0);

@@ -131,7 +131,7 @@ TEST(LiftBlock, UnderflowNamesTheOffset) {
 // first size many times), the empty name, and names that differ only in length.
 TEST(NameViews, FindsEveryInsertedNameAndNoOther) {
   std::vector<std::string> names;
-  for (int k = 0; k < 3000; ++k) names.push_back("v" + std::to_string(k));
+  for (int k = 0; k < 3000; ++k) names.push_back(std::string("v").append(std::to_string(k)));
   names.push_back("");
   names.push_back("_t1");
   lift::NameViews set;
