@@ -42,7 +42,7 @@ const auto& entry(const Resolving& r, const Table& table, std::size_t index,
 
 // The fast-locals table that LOAD_FAST & co. index.
 struct NameTable {
-  const std::vector<std::string>& names;
+  const NameList& names;
   std::string_view label;
 };
 
