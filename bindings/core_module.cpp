@@ -644,7 +644,10 @@ class LiveReader {
     const std::size_t n = std::size_t(PyTuple_GET_SIZE(tuple));
     out.resize(n);
     PyObject* const* items = reinterpret_cast<PyTupleObject*>(tuple)->ob_item;
-    for (std::size_t i = 0; i < n; ++i) out[i] = text_view(items[i]);
+    // (Through a pointer of its own: out[i] read the vector's data pointer
+    // again at every name, as a store through it might have changed it.)
+    std::string_view* names = out.data();
+    for (std::size_t i = 0; i < n; ++i) names[i] = text_view(items[i]);
   }
   // The items of a tuple or list, into `out` (emptied first).
   void read_items(std::vector<ObjectRef>& out, PyObject* sequence) {
