@@ -647,6 +647,10 @@ class LiveReader {
     // (Through a pointer of its own: out[i] read the vector's data pointer
     // again at every name, as a store through it might have changed it.)
     std::string_view* names = out.data();
+    // (Unrolled: the loop's own test and step were 3 of some 14 instructions a name.)
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 4
+#endif
     for (std::size_t i = 0; i < n; ++i) names[i] = text_view(items[i]);
   }
   // The items of a tuple or list, into `out` (emptied first).
