@@ -25,7 +25,6 @@
 #include "disasm/disassemble.h"
 #include "read/code_layout.h"
 #include "read/marshal.h"
-#include "read/name_copy.h"
 #include "read/pyc.h"
 #include "support/error.h"
 #include "support/tls.h"
@@ -343,7 +342,7 @@ class CodePool {
                         co.consts.capacity() * sizeof(ObjectRef);
     for (const auto* names :
          {&co.names, &co.varnames, &co.cellvars, &co.freevars, &co.localsplusnames})
-      bytes += names->capacity() * sizeof(std::string);
+      bytes += names->capacity() * sizeof(std::string_view);
     return bytes;
   }
 
@@ -464,6 +463,14 @@ ObjectRef pooled_object(Args&&... args) {
 // in Python, which cost Dynamo's code more than decompiling it.
 struct NotConvertible {};
 
+// `out` = `text`, keeping the buffer a pooled code object's string left.
+// assign() takes the general replace path (aliasing checks: some 70
+// instructions for a short text); emptying and appending costs a fraction.
+void overwrite(std::string& out, std::string_view text) {
+  out.clear();
+  out.append(text.data(), text.size());
+}
+
 class LiveReader {
  public:
   // `placeholders`: make them, else throw NotConvertible for every value marshal refuses.
@@ -532,8 +539,8 @@ class LiveReader {
     if (!PyTuple_CheckExact(c->co_consts)) throw NotConvertible{};
     read_items(co.consts, c->co_consts);
     assign_strs(co.names, c->co_names);
-    detail::overwrite(co.filename, text_view(c->co_filename));
-    detail::overwrite(co.name, text_view(c->co_name));
+    overwrite(co.filename, text_view(c->co_filename));
+    overwrite(co.name, text_view(c->co_name));
 #if PY_VERSION_HEX >= 0x030B0000
     // co_code as marshal writes it: without the interpreter's specialisations.
     nb::object code_bytes = nb::steal(PyCode_GetCode(c));
@@ -543,13 +550,13 @@ class LiveReader {
     if (!PyBytes_CheckExact(c->co_localspluskinds)) throw NotConvertible{};
     const auto* kinds = reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(c->co_localspluskinds));
     co.localspluskinds.assign(kinds, kinds + PyBytes_GET_SIZE(c->co_localspluskinds));
-    detail::overwrite(co.qualname, text_view(c->co_qualname));
+    overwrite(co.qualname, text_view(c->co_qualname));
     assign_bytes(co.linetable, c->co_linetable);
     assign_bytes(co.exceptiontable, c->co_exceptiontable);
 #else
     assign_bytes(co.code, c->co_code);
     raw.nlocals = int_field(c->co_nlocals);
-    assign_varnames(co, c->co_varnames);
+    assign_strs(co.varnames, c->co_varnames);
     assign_strs(co.freevars, c->co_freevars);
     assign_strs(co.cellvars, c->co_cellvars);
 #if PY_VERSION_HEX >= 0x030A0000
@@ -559,8 +566,8 @@ class LiveReader {
 #endif
     co.exceptiontable.clear();
 #endif
-    // (≤3.10: assign_varnames wrote the merged view's start too.)
-    detail::complete_code_object(co, raw, version_, PY_VERSION_HEX < 0x030B0000);
+    co.name_text.clear();  // (the live strs hold the names' text)
+    detail::complete_code_object(co, raw, version_);
     return made;
   }
 
@@ -600,11 +607,14 @@ class LiveReader {
     int& depth_;
   };
 
-  // The UTF-8 of a str, borrowed from the str. An ASCII str is its own
-  // UTF-8 (names almost always are): no call needed for those.
+  // The UTF-8 of a str, borrowed from the str (which keeps what
+  // PyUnicode_AsUTF8AndSize makes as long as it lives). A compact ASCII str
+  // is its own UTF-8, right after its header (names almost always are): no
+  // call for those, and one test of the header (PyUnicode_DATA tests again).
   static std::string_view utf8(PyObject* s) {
-    if (PyUnicode_IS_COMPACT_ASCII(s))
-      return {static_cast<const char*>(PyUnicode_DATA(s)), std::size_t(PyUnicode_GET_LENGTH(s))};
+    const auto* head = reinterpret_cast<const PyASCIIObject*>(s);
+    if (head->state.compact && head->state.ascii) [[likely]]
+      return {reinterpret_cast<const char*>(head + 1), std::size_t(head->length)};
     Py_ssize_t size = 0;
     const char* data = PyUnicode_AsUTF8AndSize(s, &size);
     if (!data) {  // a lone surrogate: marshal's "surrogatepass" is the reader's business
@@ -621,51 +631,27 @@ class LiveReader {
   // code object left, keeping its buffers.
   static void assign_bytes(std::string& out, PyObject* b) {
     if (!PyBytes_CheckExact(b)) throw NotConvertible{};
-    detail::overwrite(out, {PyBytes_AS_STRING(b), std::size_t(PyBytes_GET_SIZE(b))});
+    overwrite(out, {PyBytes_AS_STRING(b), std::size_t(PyBytes_GET_SIZE(b))});
   }
   static std::string_view text_view(PyObject* s) {
     if (!PyUnicode_CheckExact(s)) throw NotConvertible{};
     return utf8(s);
   }
-  // Each name built once, in its place (Dynamo's code has thousands).
-  static void assign_strs(std::vector<std::string>& out, PyObject* tuple) {
+  // Views of a tuple of str, over what a pooled code object left. The strs
+  // are the live code object's, which the caller holds for the whole call.
+  static void assign_strs(NameList& out, PyObject* tuple) {
     if (!PyTuple_CheckExact(tuple)) throw NotConvertible{};
     const std::size_t n = std::size_t(PyTuple_GET_SIZE(tuple));
-    if (out.size() > n) out.resize(n);
-    out.reserve(n);
-    // Over the names already there (most are the same), then the rest.
+    out.resize(n);
     PyObject* const* items = reinterpret_cast<PyTupleObject*>(tuple)->ob_item;
-    const std::size_t kept = out.size();
-    for (std::size_t i = 0; i < kept; ++i) detail::write_name(out[i], text_view(items[i]));
-    for (std::size_t i = kept; i < n; ++i) out.emplace_back(text_view(items[i]));
-  }
-  // ≤3.10's co_varnames, written over co.varnames and over the start of the
-  // merged view (co.localsplusnames) at once: complete_code_object derives
-  // the rest of that view. A recycled code object was completed the same way,
-  // so its merged view starts with its varnames: a name that is already in
-  // co.varnames[i] is in co.localsplusnames[i] too, and is left in both.
-  static void assign_varnames(CodeObject& co, PyObject* tuple) {
-    if (!PyTuple_CheckExact(tuple)) throw NotConvertible{};
-    const std::size_t n = std::size_t(PyTuple_GET_SIZE(tuple));
-    std::vector<std::string>& vars = co.varnames;
-    std::vector<std::string>& merged = co.localsplusnames;
-    if (merged.size() < vars.size()) vars.clear();  // (never, as said: but no slot is assumed)
-    if (vars.size() > n) vars.resize(n);
-    vars.reserve(n);
-    PyObject* const* items = reinterpret_cast<PyTupleObject*>(tuple)->ob_item;
-    const std::size_t kept = vars.size();
-    for (std::size_t i = 0; i < kept; ++i) {
-      const std::string_view name = text_view(items[i]);
-      if (detail::holds(vars[i], name)) continue;
-      detail::overwrite(vars[i], name);
-      detail::overwrite(merged[i], name);
-    }
-    for (std::size_t i = kept; i < n; ++i) {
-      const std::string_view name = text_view(items[i]);
-      vars.emplace_back(name);
-      if (i < merged.size()) detail::write_name(merged[i], name);
-      else merged.emplace_back(name);
-    }
+    // (Through a pointer of its own: out[i] read the vector's data pointer
+    // again at every name, as a store through it might have changed it.)
+    std::string_view* names = out.data();
+    // (Unrolled: the loop's own test and step were 3 of some 14 instructions a name.)
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 4
+#endif
+    for (std::size_t i = 0; i < n; ++i) names[i] = text_view(items[i]);
   }
   // The items of a tuple or list, into `out` (emptied first).
   void read_items(std::vector<ObjectRef>& out, PyObject* sequence) {

@@ -42,7 +42,7 @@ const auto& entry(const Resolving& r, const Table& table, std::size_t index,
 
 // The fast-locals table that LOAD_FAST & co. index.
 struct NameTable {
-  const std::vector<std::string>& names;
+  const NameList& names;
   std::string_view label;
 };
 
@@ -68,7 +68,7 @@ std::string_view cell_or_free_name(const DecodedCode& code, const Resolving& r) 
 
 }  // namespace
 
-ResolvedArg resolve_argument(const DecodedCode& code, const Instruction& instruction) {
+ResolvedArg detail::resolve_any_argument(const DecodedCode& code, const Instruction& instruction) {
   if (!code.code || !code.traits) {
     throw Error(ErrorKind::Decode, "resolve_argument needs a decoded code object",
                 instruction.offset);

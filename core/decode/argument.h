@@ -28,8 +28,47 @@ struct ResolvedArg {
   bool has_format_spec = false;  // FormatValue: bit 2
 };
 
+namespace detail {
+// resolve_argument of any instruction (argument.cpp).
+ResolvedArg resolve_any_argument(const DecodedCode& code, const Instruction& instruction);
+}  // namespace detail
+
 // Throws Error(Decode) naming the instruction's offset when an index is out
 // of range of the code object's tables.
-ResolvedArg resolve_argument(const DecodedCode& code, const Instruction& instruction);
+//
+// The kinds most instructions have (a local, a name, a constant) are looked
+// up here, inline: the lifter resolves every instruction, and the call and
+// the general switch cost more than the lookup. Anything else, and any
+// index out of range, takes the general path.
+inline ResolvedArg resolve_argument(const DecodedCode& code, const Instruction& instruction) {
+  if (instruction.info && code.code && code.traits) [[likely]] {
+    const CodeObject& co = *code.code;
+    const std::uint32_t arg = instruction.arg;
+    ResolvedArg out;
+    out.kind = instruction.info->arg;
+    out.number = arg;
+    switch (out.kind) {
+      case ArgKind::Local: {
+        const NameList& locals = code.traits->locals_layout == LocalsLayout::LocalsPlus
+                                     ? co.localsplusnames
+                                     : co.varnames;
+        if (arg >= locals.size()) break;
+        out.text = locals[arg];
+        return out;
+      }
+      case ArgKind::Name:
+        if (arg >= co.names.size()) break;
+        out.text = co.names[arg];
+        return out;
+      case ArgKind::Const:
+        if (arg >= co.consts.size()) break;
+        out.constant = co.consts[arg];
+        return out;
+      default:
+        break;
+    }
+  }
+  return detail::resolve_any_argument(code, instruction);
+}
 
 }  // namespace unveil

@@ -275,8 +275,8 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
             return true;
         return false;
       };
-      for (const std::string& v : code->freevars)
-        if (!touched.count(v) && v != "__class__" && !type_param(v)) nonlocals.insert(v);
+      for (const std::string_view free : code->freevars)
+        if (const std::string v(free); !touched.count(v) && v != "__class__" && !type_param(v)) nonlocals.insert(v);
       // 3.12+ an inlined comprehension whose target a nested closure captures
       // gives it a fresh cell (MAKE_CELL in the body), in the slot of the free
       // variable of that name if there is one: its stores are the comprehension's.
@@ -452,7 +452,7 @@ lift::Item Driver::generic_definition(const lift::FunctionValue& wrapper, const 
   }
   // Its arguments (`.defaults`, `.kwdefaults`) are the values the call passed.
   std::map<std::string, ast::ExprPtr> bound;
-  for (std::size_t k = 0; k < args.size(); ++k) bound[code.varnames[k]] = args[k];
+  for (std::size_t k = 0; k < args.size(); ++k) bound[std::string(code.varnames[k])] = args[k];
   arguments_.emplace_back(&code, std::move(bound));
   struct Guard {
     Driver& d;

@@ -2061,7 +2061,7 @@ bool temporary_shaped(std::string_view n) { return n.size() > 2 && n[0] == '_' &
 template <class F>
 void for_each_name(const CodeObject& c, const F& f) {
   for (const auto* group : {&c.names, &c.varnames, &c.cellvars, &c.freevars})
-    for (const std::string& n : *group) f(n);
+    for (const std::string_view n : *group) f(n);
   for (const ObjectRef& k : c.consts)
     if (auto* cv = k ? k->as<CodeValue>() : nullptr; cv && cv->code) for_each_name(*cv->code, f);
 }
@@ -2100,11 +2100,11 @@ bool Lifter::taken(std::string_view name) {
   if (!code_.code) return false;
   if (!temporary_shaped(name)) {
     bool found = false;
-    for_each_name(*code_.code, [&](const std::string& n) { found = found || n == name; });
+    for_each_name(*code_.code, [&](std::string_view n) { found = found || n == name; });
     return found;
   }
   if (!names_collected_) {
-    for_each_name(*code_.code, [&](const std::string& n) {
+    for_each_name(*code_.code, [&](std::string_view n) {
       if (temporary_shaped(n)) code_names_.insert(n);
     });
     names_collected_ = true;

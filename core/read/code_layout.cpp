@@ -1,14 +1,12 @@
 #include "read/code_layout.h"
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
-#include <span>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_set>
 
-#include "read/name_copy.h"
 #include "support/error.h"
 
 namespace unveil::detail {
@@ -56,18 +54,27 @@ class FieldReader {
     fail(std::string(name) + " is " + describe(obj) + ", expected " + expected, field.offset);
   }
 
-  std::vector<std::string> str_tuple(const RawObjectField& field, const char* name) const {
+  // Views of a tuple of str, whose text `owners` keeps (the tuple itself,
+  // and a str made for each placeholder).
+  NameList str_tuple(const RawObjectField& field, const char* name,
+                     std::vector<ObjectRef>& owners) const {
     const auto& items = tuple(field, name, "a tuple of str");
-    std::vector<std::string> out;
+    NameList out;
     out.reserve(items.size());
     for (std::size_t i = 0; i < items.size(); ++i) {
-      auto s = text_of(*items[i]);
-      if (!s)
+      if (auto s = items[i]->as<StrValue>()) {
+        out.emplace_back(s->utf8);
+      } else if (items[i]->is<PlaceholderValue>()) {
+        ObjectRef made = make_object(StrValue{*text_of(*items[i])});
+        out.emplace_back(made->as<StrValue>()->utf8);
+        owners.push_back(std::move(made));
+      } else {
         fail(std::string(name) + "[" + std::to_string(i) + "] is " + describe(*items[i]) +
                  ", expected a str",
              field.offset);
-      out.push_back(std::move(*s));
+      }
     }
+    owners.push_back(field.value);
     return out;
   }
 
@@ -95,69 +102,41 @@ std::int32_t count(const RawIntField& field, const char* name) {
 // scans would cost more (generated code can have thousands of locals).
 class NameSet {
  public:
-  NameSet(const std::vector<std::string>& names, std::size_t queries) : names_(names) {
+  NameSet(const NameList& names, std::size_t queries) : names_(names) {
     if (names.size() * queries > kScanLimit) set_.emplace(names.begin(), names.end());
   }
   bool contains(std::string_view name) const {
     if (set_) return set_->count(name) != 0;
-    for (const auto& n : names_)
-      if (n == name) return true;
-    return false;
+    return std::find(names_.begin(), names_.end(), name) != names_.end();
   }
 
  private:
   static constexpr std::size_t kScanLimit = 256;
-  const std::vector<std::string>& names_;
+  const NameList& names_;
   std::optional<std::unordered_set<std::string_view>> set_;
 };
 
-// A list of names written over in place: what a derived view holds may be
-// a recycled code object's (the bindings reuse them), and assigning to a
-// string that is already there keeps its buffer.
-class NameWriter {
- public:
-  explicit NameWriter(std::vector<std::string>& out) : out_(out) {}
-  NameWriter(const NameWriter&) = delete;
-  NameWriter& operator=(const NameWriter&) = delete;
-  ~NameWriter() { out_.resize(size_); }  // (only shrinks: drops what the last user left)
-  void add(const std::string& name) {
-    if (size_ < out_.size()) out_[size_] = name;
-    else out_.push_back(name);
-    ++size_;
-  }
-  // The next `n` names are already in place.
-  void keep(std::size_t n) {
-    if (size_ + n > out_.size()) throw std::logic_error("NameWriter::keep: past the names there");
-    size_ += n;
-  }
-  // A whole list: the names over those already there (left alone where they
-  // are the same, as most of Dynamo's are from one code object to the next),
-  // then copies of the rest.
-  void add_all(std::span<const std::string> names) {
-    const std::size_t over = std::min(names.size(), out_.size() - size_);
-    for (std::size_t i = 0; i < over; ++i) write_name(out_[size_ + i], names[i]);
-    out_.insert(out_.end(), names.begin() + std::ptrdiff_t(over), names.end());
-    size_ += names.size();
-  }
-
- private:
-  std::vector<std::string>& out_;
-  std::size_t size_ = 0;
-};
+// `out`[at...] = `names`, resized to end there, in one copy: a range insert
+// copies a view at a time (a string_view is not a trivial type), and
+// clearing first would have resize() zero the slots a recycled `out` has.
+void write_at(NameList& out, std::size_t at, const NameList& names) {
+  out.resize(at + names.size());
+  if (!names.empty())
+    std::memcpy(static_cast<void*>(out.data() + at), names.data(), names.size() * sizeof(std::string_view));
+}
 
 // ≤3.10 stores the split view; build the 3.11-style merged one from it. An
 // argument that is also a cell appears once with kind LOCAL|CELL, as 3.11
 // would store it; other cells follow, then frees. The ≤3.10 opcodes index
 // the split lists, so this view is only for consumers that want one shape.
-// `varnames_merged`: the view already starts with co.varnames.
-void derive_localsplus(CodeObject& co, bool varnames_merged) {
+// (The view may be a recycled code object's: it is written over.)
+void derive_localsplus(CodeObject& co) {
   const std::size_t total = co.varnames.size() + co.cellvars.size() + co.freevars.size();
-  co.localsplusnames.reserve(total);
+  NameList& names = co.localsplusnames;
+  names.reserve(total);
+  write_at(names, 0, co.varnames);
   co.localspluskinds.clear();
   co.localspluskinds.reserve(total);
-  NameWriter names(co.localsplusnames);
-  if (varnames_merged) names.keep(co.varnames.size());
-  else names.add_all(co.varnames);
   if (co.cellvars.empty()) {  // the common case: no name can be both
     co.localspluskinds.assign(co.varnames.size(), kLocalPlain);
   } else {
@@ -167,11 +146,11 @@ void derive_localsplus(CodeObject& co, bool varnames_merged) {
     const NameSet locals(co.varnames, co.cellvars.size());
     for (const auto& n : co.cellvars) {
       if (locals.contains(n)) continue;
-      names.add(n);
+      names.push_back(n);
       co.localspluskinds.push_back(kLocalCell);
     }
   }
-  names.add_all(co.freevars);
+  write_at(names, names.size(), co.freevars);
   co.localspluskinds.insert(co.localspluskinds.end(), co.freevars.size(), kLocalFree);
 }
 
@@ -179,20 +158,20 @@ void derive_localsplus(CodeObject& co, bool varnames_merged) {
 // co_varnames/co_cellvars/co_freevars/co_nlocals (by kind bit, so a name of
 // kind LOCAL|CELL is in both varnames and cellvars, and hidden locals count).
 void derive_split(CodeObject& co) {
+  co.varnames.clear();
+  co.cellvars.clear();
+  co.freevars.clear();
   co.varnames.reserve(co.localsplusnames.size());
   std::int32_t plain = 0;
-  {
-    NameWriter varnames(co.varnames), cellvars(co.cellvars), freevars(co.freevars);
-    for (std::size_t i = 0; i < co.localsplusnames.size(); ++i) {
-      const auto& n = co.localsplusnames[i];
-      std::uint8_t kind = co.localspluskinds[i];
-      if (kind & kLocalPlain) {
-        varnames.add(n);
-        ++plain;
-      }
-      if (kind & kLocalCell) cellvars.add(n);
-      if (kind & kLocalFree) freevars.add(n);
+  for (std::size_t i = 0; i < co.localsplusnames.size(); ++i) {
+    const std::string_view n = co.localsplusnames[i];
+    std::uint8_t kind = co.localspluskinds[i];
+    if (kind & kLocalPlain) {
+      co.varnames.push_back(n);
+      ++plain;
     }
+    if (kind & kLocalCell) co.cellvars.push_back(n);
+    if (kind & kLocalFree) co.freevars.push_back(n);
   }
   co.nlocals = plain;
 }
@@ -235,23 +214,23 @@ CodeObject build_code_object(const RawCode& raw, const VersionTraits& version,
   if (co.code.size() % 2 != 0)
     fail("co_code has odd length " + std::to_string(co.code.size()), raw.code.offset);
   co.consts = read.tuple(raw.consts, "co_consts", "a tuple");
-  co.names = read.str_tuple(raw.names, "co_names");
+  co.names = read.str_tuple(raw.names, "co_names", co.name_text);
   co.filename = read.text(raw.filename, "co_filename");
   co.name = read.text(raw.name, "co_name");
 
   if (version.locals_layout == LocalsLayout::Split) {
     co.nlocals = count(raw.nlocals, "co_nlocals");
-    co.varnames = read.str_tuple(raw.varnames, "co_varnames");
-    co.freevars = read.str_tuple(raw.freevars, "co_freevars");
-    co.cellvars = read.str_tuple(raw.cellvars, "co_cellvars");
+    co.varnames = read.str_tuple(raw.varnames, "co_varnames", co.name_text);
+    co.freevars = read.str_tuple(raw.freevars, "co_freevars", co.name_text);
+    co.cellvars = read.str_tuple(raw.cellvars, "co_cellvars", co.name_text);
     co.qualname = co.name;
     co.linetable = read.bytes(raw.linetable,
                               version.line_table == LineTableFormat::Lnotab ? "co_lnotab"
                                                                             : "co_linetable");
-    derive_localsplus(co, false);
+    derive_localsplus(co);
     check_arguments(co, raw, raw.varnames.offset, "co_varnames");
   } else {
-    co.localsplusnames = read.str_tuple(raw.localsplusnames, "co_localsplusnames");
+    co.localsplusnames = read.str_tuple(raw.localsplusnames, "co_localsplusnames", co.name_text);
     std::string kinds = read.bytes(raw.localspluskinds, "co_localspluskinds");
     if (kinds.size() != co.localsplusnames.size())
       fail("co_localspluskinds has " + std::to_string(kinds.size()) + " entries for " +
@@ -267,14 +246,13 @@ CodeObject build_code_object(const RawCode& raw, const VersionTraits& version,
   return co;
 }
 
-void complete_code_object(CodeObject& co, const RawCounts& counts, const VersionTraits& version,
-                          bool varnames_merged) {
+void complete_code_object(CodeObject& co, const RawCounts& counts, const VersionTraits& version) {
   copy_header(co, counts, version);
   if (co.code.size() % 2 != 0) fail("co_code has odd length " + std::to_string(co.code.size()), 0);
   if (version.locals_layout == LocalsLayout::Split) {
     co.nlocals = count(counts.nlocals, "co_nlocals");
     co.qualname = co.name;
-    derive_localsplus(co, varnames_merged);
+    derive_localsplus(co);
     check_arguments(co, counts, 0, "co_varnames");
   } else {
     if (co.localspluskinds.size() != co.localsplusnames.size())

@@ -55,10 +55,6 @@ CodeObject build_code_object(const RawCode& raw, const VersionTraits& version,
 // views, without an object for every name on the way (and no stream, so a
 // failed check names offset 0). Completes `co` where it is (it is big: moving
 // it in and out cost more than the checks).
-//
-// `varnames_merged`: ≤3.10, co.localsplusnames already starts with co.varnames
-// (the bindings write both at once), so deriving it skips them.
-void complete_code_object(CodeObject& co, const RawCounts& counts, const VersionTraits& version,
-                          bool varnames_merged = false);
+void complete_code_object(CodeObject& co, const RawCounts& counts, const VersionTraits& version);
 
 }  // namespace unveil::detail

@@ -5,16 +5,23 @@
 // fills both views so later stages can use whichever the version's opcodes
 // index (see opcodes/version.h, LocalsLayout).
 //
+// The name tables are views: a code object has dozens of names (Dynamo's,
+// up to a hundred locals) and a function uses a few, so copying each was a
+// cost of its own. The marshal reader's views point into its str objects,
+// which `name_text` holds; the bindings' into the live code object's strs,
+// which the caller holds for the whole call (they outlive every use, as the
+// syntax trees' borrowed names do, see ast/name_text.h). A hand-built code
+// object may view static text.
+//
 // The bindings recycle the code objects they read from live ones (CodePool in
 // bindings/core_module.cpp): every field is written over on each read, so a
 // new field needs its write there too, and the derived views in
-// read/code_layout.cpp overwrite what they find. ≤3.10, the bindings also
-// count on a recycled object's localsplusnames starting with its varnames
-// (derive_localsplus puts them first): they write a changed local into both.
+// read/code_layout.cpp overwrite what they find.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "read/object.h"
@@ -49,6 +56,9 @@ enum CodeFlag : std::uint32_t {
   kCoMethod = 0x8000000,        // 3.14
 };
 
+// A table of names: views of text that outlives the code object's uses (see above).
+using NameList = std::vector<std::string_view>;
+
 struct CodeObject {
   int version_minor = 0;  // 3.<minor> layout this object was read with
 
@@ -62,15 +72,18 @@ struct CodeObject {
 
   std::string code;  // co_code bytes
   std::vector<ObjectRef> consts;
-  std::vector<std::string> names;
+  NameList names;
 
   // ≤3.10 fields; derived from localsplus for 3.11+.
-  std::vector<std::string> varnames;
-  std::vector<std::string> cellvars;
-  std::vector<std::string> freevars;
+  NameList varnames;
+  NameList cellvars;
+  NameList freevars;
   // 3.11+ fields; derived from the three lists above for ≤3.10.
-  std::vector<std::string> localsplusnames;
+  NameList localsplusnames;
   std::vector<std::uint8_t> localspluskinds;
+  // The objects whose text the names view, when this object owns them (the
+  // marshal reader's tuples of str, and the strs it made for placeholders).
+  std::vector<ObjectRef> name_text;
 
   std::string filename;
   std::string name;

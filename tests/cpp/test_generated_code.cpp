@@ -14,7 +14,8 @@ namespace {
 
 using unveil::testing::Assembler;
 
-std::string decompile(Assembler& a, int minor, std::vector<std::string> names,
+// (`names`: views of literals, as a code object's names may be.)
+std::string decompile(Assembler& a, int minor, unveil::NameList names,
                       std::vector<unveil::ObjectRef> consts) {
   auto code = a.code();
   code->names = std::move(names);

@@ -162,7 +162,7 @@ TEST(Lift, NamesBorrowTheCodeObjectsText) {
     const auto* value = assign->value->as<ast::Name>();
     ASSERT_TRUE(target && value) << version;
     auto in_names = [&](const ast::NameText& n) {
-      for (const std::string& s : code->names)
+      for (const std::string_view s : code->names)
         if (s.data() == n.view().data()) return true;
       return false;
     };

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -319,9 +320,9 @@ const Sample kSamples[] = {
     {12, kSample312, kSample312Expected}, {13, kSample313, kSample313Expected},
 };
 
-std::string join(const std::vector<std::string>& items) {
+std::string join(const NameList& items) {
   std::string out;
-  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? "," : "") + items[i];
+  for (std::size_t i = 0; i < items.size(); ++i) out.append(i ? "," : "").append(items[i]);
   return out;
 }
 
@@ -815,7 +816,7 @@ TEST(MarshalPlaceholders, InsideCodeObjects) {
     data.insert(data.begin() + std::ptrdiff_t(at), names.begin(), names.end());
     const auto& code = code_of(read_marshal(data, version(minor), placeholder_options()));
     EXPECT_EQ(as<PlaceholderValue>(code.consts.at(0)).name, "MyClass");
-    EXPECT_EQ(code.names, std::vector<std::string>{"__ph_0"});
+    EXPECT_EQ(code.names, std::vector<std::string_view>{"__ph_0"});
   }
 }
 
@@ -892,7 +893,7 @@ TEST(MarshalCode, HiddenLocals312) {
     "f70201011ff20001011f720f000000";
   const auto& c = find_code(code_of(read_hex(kHidden, 12)), "C");
   EXPECT_EQ(c.localspluskinds, (std::vector<std::uint8_t>{0x30, 0x30}));
-  EXPECT_EQ(c.varnames, (std::vector<std::string>{".0", "i"}));
+  EXPECT_EQ(c.varnames, (std::vector<std::string_view>{".0", "i"}));
   EXPECT_EQ(c.nlocals, 2);
   EXPECT_TRUE(c.cellvars.empty());
 }
@@ -903,11 +904,11 @@ TEST(MarshalCode, DerivedLocalsPlusBefore311) {
     const auto& outer = find_code(code_of(read_hex(kSamples[minor - 8].hex, minor)), "outer");
     // varnames (args that are cells marked LOCAL|CELL), other cells, frees.
     EXPECT_EQ(outer.localsplusnames,
-              (std::vector<std::string>{"a", "b", "c", "d", "args", "kw", "inner", "x"}));
+              (std::vector<std::string_view>{"a", "b", "c", "d", "args", "kw", "inner", "x"}));
     EXPECT_EQ(outer.localspluskinds,
               (std::vector<std::uint8_t>{0x60, 0x20, 0x60, 0x20, 0x20, 0x20, 0x40, 0x40}));
     const auto& inner = find_code(code_of(read_hex(kSamples[minor - 8].hex, minor)), "inner");
-    EXPECT_EQ(inner.localsplusnames, (std::vector<std::string>{"y", "a", "c", "x"}));
+    EXPECT_EQ(inner.localsplusnames, (std::vector<std::string_view>{"y", "a", "c", "x"}));
     EXPECT_EQ(inner.localspluskinds, (std::vector<std::uint8_t>{0x20, 0x80, 0x80, 0x80}));
     EXPECT_EQ(inner.qualname, "inner");
     EXPECT_TRUE(inner.exceptiontable.empty());
@@ -922,8 +923,8 @@ TEST(MarshalCode, MadeCodeReads) {
     EXPECT_EQ(c.qualname, "f");
     EXPECT_EQ(c.argcount, 1);
     EXPECT_EQ(c.nlocals, 1);
-    EXPECT_EQ(c.varnames, std::vector<std::string>{"a"});
-    EXPECT_EQ(c.localsplusnames, std::vector<std::string>{"a"});
+    EXPECT_EQ(c.varnames, std::vector<std::string_view>{"a"});
+    EXPECT_EQ(c.localsplusnames, std::vector<std::string_view>{"a"});
     EXPECT_EQ(c.localspluskinds, std::vector<std::uint8_t>{kLocalPlain});
     EXPECT_EQ(c.code, std::string("d\0S\0", 4));
     EXPECT_EQ(c.flags, 3u);
@@ -1001,7 +1002,42 @@ TEST(MarshalCode, FieldThroughReference) {
     data.erase(data.begin() + std::ptrdiff_t(at), data.begin() + std::ptrdiff_t(at + 2));
     data.insert(data.begin() + std::ptrdiff_t(at), ref.begin(), ref.end());
     const auto& c = code_of(read_marshal(data, version(minor)));
-    EXPECT_EQ(c.names, std::vector<std::string>{"x"});
+    EXPECT_EQ(c.names, std::vector<std::string_view>{"x"});
+  }
+}
+
+
+TEST(MarshalCode, NamesOutliveTheBytesAndTheObjectsRead) {
+  // The name tables view the reader's str objects, which the code object
+  // holds: a copy of it outlives the bytes, the object read and the original.
+  for (int minor : kLayoutMinors) {
+    std::optional<CodeObject> copy;
+    {
+      const Bytes utf8_name = cat({op('u'), i32(4), Bytes{'n', 0xc3, 0xa9, 'e'}});  // "née"
+      MadeCode made = make_code(minor, "names", small_tuple({utf8_name, short_str("x")}));
+      auto code = std::make_shared<CodeObject>(code_of(read_marshal(made.data, version(minor))));
+      copy = *code;
+    }
+    EXPECT_EQ(copy->names, (std::vector<std::string_view>{"n\xc3\xa9" "e", "x"}));
+    EXPECT_FALSE(copy->localsplusnames.empty());
+    EXPECT_EQ(copy->localsplusnames.front(), "a");
+  }
+}
+
+TEST(MarshalPlaceholders, NameSharedWithAPlaceholderReadsAsItsText) {
+  // A name that is a back-reference to a str the reader made a placeholder:
+  // the name's text is made again, and held by the code object.
+  for (int minor : kLayoutMinors) {
+    MadeCode made = make_code(minor, "consts", small_tuple({short_str("__ph_1")}));
+    Bytes data = made.data;
+    data[made.offset_of("consts") + 2] |= 0x80;  // the str takes slot 1
+    const Bytes ref = small_tuple({cat({op('r'), i32(1)})});
+    const std::size_t at = made.offset_of("names");
+    data.erase(data.begin() + std::ptrdiff_t(at), data.begin() + std::ptrdiff_t(at + 2));
+    data.insert(data.begin() + std::ptrdiff_t(at), ref.begin(), ref.end());
+    const CodeObject c = code_of(read_marshal(data, version(minor), placeholder_options()));
+    EXPECT_EQ(as<PlaceholderValue>(c.consts.at(0)).name, "MyClass");
+    EXPECT_EQ(c.names, std::vector<std::string_view>{"__ph_1"});
   }
 }
 

@@ -222,9 +222,9 @@ TEST(Py314FastLocals, BorrowedLoadsAndSmallInts) {
                               "BINARY_OP 0 (+)", "RETURN_VALUE"}));
   EXPECT_EQ(add.code->argcount, 2);
   EXPECT_TRUE(add.code->consts.empty());
-  EXPECT_EQ(add.code->localsplusnames, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(add.code->localsplusnames, (std::vector<std::string_view>{"a", "b"}));
   EXPECT_EQ(add.code->localspluskinds, (std::vector<std::uint8_t>{0x26, 0x26}));
-  EXPECT_EQ(add.code->varnames, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(add.code->varnames, (std::vector<std::string_view>{"a", "b"}));
 
   const ResolvedArg pair = resolve_argument(add, add.instructions.at(1));
   EXPECT_EQ(pair.kind, ArgKind::LocalPair);

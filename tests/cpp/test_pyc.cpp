@@ -161,7 +161,7 @@ TEST(PycFile, ReadsModules) {
     EXPECT_EQ(code.version_minor, pyc.header.version->minor);
     EXPECT_EQ(code.name, "<module>");
     EXPECT_EQ(code.filename, "/tmp/reader/tiny.py");
-    EXPECT_EQ(code.names, std::vector<std::string>{"x"});
+    EXPECT_EQ(code.names, std::vector<std::string_view>{"x"});
     ASSERT_EQ(code.consts.size(), 2u);
     EXPECT_EQ(code.consts[0]->as<IntValue>()->small, 1);
     EXPECT_TRUE(code.consts[1]->is<NoneValue>());
