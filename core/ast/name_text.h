@@ -35,6 +35,12 @@ class NameText {
     return n;
   }
 
+  // This (empty) name made a view of `text`, as borrowed() does, in place.
+  void borrow(std::string_view text) noexcept {
+    view_data_ = text.data();
+    view_size_ = text.size();
+  }
+
   std::string_view view() const noexcept {
     // (A borrowed empty view with no data reads the empty own_: the same text.)
     return view_data_ ? std::string_view(view_data_, view_size_) : std::string_view(own_);

@@ -65,14 +65,13 @@ ast::Boxed<ast::Arguments> signature(const lift::FunctionValue& f) {
   ast::Boxed<ast::Arguments> boxed;
   ast::Arguments& a = *boxed;
   const auto& names = c.varnames;
-  // The code object outlives the tree: its names are borrowed, not copied.
-  auto name_at = [&](std::size_t i) {
-    return i < names.size() ? ast::NameText::borrowed(names[i]) : ast::NameText("_arg" + std::to_string(i));
-  };
-  // Filled in place: an Arg built elsewhere was moved three times on its way here.
+  // Filled in place: an Arg built elsewhere was moved three times on its way
+  // here. The code object outlives the tree: its names are borrowed, not
+  // copied. (Dynamo's functions take dozens of parameters and annotate none.)
   auto fill = [&](ast::Arg& arg, std::size_t i) -> ast::Arg& {
-    arg.arg = name_at(i);
-    arg.annotation = lookup(f, arg.arg);
+    if (i < names.size()) arg.arg.borrow(names[i]);
+    else arg.arg = ast::NameText("_arg" + std::to_string(i));
+    if (!f.annotations.empty()) arg.annotation = lookup(f, arg.arg);
     return arg;
   };
   std::size_t npos = std::size_t(std::max(0, c.argcount));
