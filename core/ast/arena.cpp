@@ -94,7 +94,10 @@ void NodeArena::reset() noexcept {
     end_ = next_ + chunks_[0].size;
     chunk_size_ = std::min(kFirstChunk * 2, kLastChunk);
   }
-  for (FreeList& list : free_) list = FreeList{};
+  for (FreeList& list : free_) {  // (lists are taken in order: the rest are unused)
+    if (list.bytes == 0) break;
+    list = FreeList{};
+  }
   open_ = true;
   recycling_ = true;
   open_nodes_ = 0;

@@ -79,12 +79,13 @@ class NodeArena {
   struct FreeBlock {
     FreeBlock* next;
   };
-  // Nodes come in a few sizes (one per node type): a list for each.
+  // Nodes come in a few sizes (one per node type, and one per boxed kind): a
+  // list for each.
   struct FreeList {
     std::size_t bytes = 0;
     FreeBlock* head = nullptr;
   };
-  static constexpr std::size_t kFreeLists = 4;
+  static constexpr std::size_t kFreeLists = 8;
   void recycle(void* p, std::size_t bytes) noexcept;
   // Back to the state of a new arena (its chunks returned), for reuse.
   void reset() noexcept;

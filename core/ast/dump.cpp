@@ -330,7 +330,7 @@ std::string dump(const Pattern& pattern) {
 }
 
 std::string dump(const Stmt& stmt) {
-  return std::visit(
+  return stmt.visit(
       [](const auto& s) -> std::string {
         using T = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<T, AsyncFunctionDef>)
@@ -424,8 +424,7 @@ std::string dump(const Stmt& stmt) {
           return Node("Comment").str("text", s.text).done();
         else
           static_assert(!sizeof(T), "every statement needs a case");
-      },
-      stmt.node);
+      });
 }
 
 }  // namespace unveil::ast

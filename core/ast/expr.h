@@ -9,6 +9,7 @@
 #pragma once
 
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -16,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "ast/arena.h"
 #include "ast/name_text.h"
 #include "ast/node_ptr.h"
 #include "ast/operators.h"
@@ -66,37 +68,91 @@ struct Comprehension {
   bool ifs_on_own_line = false;  // print each `if` on a new line (3.12 lays out the filter by line)
 };
 
-// A T on the heap that copies with its owner (value semantics). A lambda's
-// signature is as big as all other expression nodes together; inline, it
-// sized every Expr (every Name) at 256 bytes.
+// A T in a block of its own that copies with its owner (value semantics), for
+// fields and node kinds too big to hold inline: a lambda's signature inline
+// sized every Expr (every Name) at 256 bytes. The block comes from the node
+// arena, as the node holding it does, and remembers it (the box may outlive
+// the arena's scope, as a node may). An empty box reads as an empty T: a
+// default or moved-from box has no block until it is written through.
 template <class T>
 class Boxed {
  public:
-  Boxed() : p_(std::make_unique<T>()) {}
-  Boxed(T v) : p_(std::make_unique<T>(std::move(v))) {}  // NOLINT: converts like the T it holds
-  Boxed(const Boxed& o) : p_(std::make_unique<T>(*o)) {}
-  Boxed(Boxed&& o) noexcept = default;
+  Boxed() = default;
+  Boxed(T&& v) : p_(make(std::move(v))) {}    // NOLINT: converts like the T it holds
+  Boxed(const T& v) : p_(make(v)) {}          // NOLINT
+  Boxed(const Boxed& o) : p_(o.p_ ? make(o.p_->value) : nullptr) {}
+  Boxed(Boxed&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
   Boxed& operator=(const Boxed& o) {
-    if (this != &o) p_ = std::make_unique<T>(*o);
+    if (this != &o) Boxed(o).swap(*this);
     return *this;
   }
-  Boxed& operator=(Boxed&& o) noexcept = default;
-  // A moved-from box reads as an empty T.
-  const T& operator*() const { return p_ ? *p_ : empty(); }
+  Boxed& operator=(Boxed&& o) noexcept {
+    Boxed(std::move(o)).swap(*this);
+    return *this;
+  }
+  ~Boxed() { drop(p_); }
+  void swap(Boxed& o) noexcept { std::swap(p_, o.p_); }
+
+  const T& operator*() const { return p_ ? p_->value : empty(); }
   T& operator*() {
-    if (!p_) p_ = std::make_unique<T>();
-    return *p_;
+    if (!p_) p_ = make();
+    return p_->value;
   }
   const T* operator->() const { return &**this; }
   T* operator->() { return &**this; }
 
  private:
+  struct Block {
+    template <class... A>
+    explicit Block(NodeArena* a, A&&... args) : arena(a), value(std::forward<A>(args)...) {}
+    NodeArena* arena;
+    T value;
+  };
+  template <class... A>
+  static Block* make(A&&... args) {
+    NodeArena* arena = NodeArena::current();
+    void* p = arena ? arena->allocate(sizeof(Block), alignof(Block)) : std::allocator<Block>().allocate(1);
+    try {
+      return ::new (p) Block(arena, std::forward<A>(args)...);
+    } catch (...) {
+      release(arena, p);
+      throw;
+    }
+  }
+  static void release(NodeArena* arena, void* p) noexcept {
+    if (arena) arena->deallocate(p, sizeof(Block));
+    else std::allocator<Block>().deallocate(static_cast<Block*>(p), 1);
+  }
+  static void drop(Block* b) noexcept {
+    if (!b) return;
+    NodeArena* arena = b->arena;
+    b->~Block();
+    release(arena, b);
+  }
   static const T& empty() {
     static const T e{};
     return e;
   }
-  std::unique_ptr<T> p_;
+  Block* p_ = nullptr;
 };
+
+// The node a variant slot holds, whether inline or boxed.
+template <class T>
+const T& unboxed(const T& n) noexcept {
+  return n;
+}
+template <class T>
+T& unboxed(T& n) noexcept {
+  return n;
+}
+template <class T>
+const T& unboxed(const Boxed<T>& b) {
+  return *b;
+}
+template <class T>
+T& unboxed(Boxed<T>& b) {
+  return *b;
+}
 
 // --- expression nodes --------------------------------------------------------
 

@@ -145,7 +145,7 @@ void for_each_part(Node& s, Fn&& f, BodyFn&& bodies) {
     signature(*n.args);
     f(n.returns);
   };
-  std::visit(Overloaded{
+  s.visit(Overloaded{
                  [&](Like<Node, FunctionDef>& n) { function(n); },
                  [&](Like<Node, AsyncFunctionDef>& n) { function(n); },
                  [&](Like<Node, ClassDef>& n) {
@@ -240,8 +240,7 @@ void for_each_part(Node& s, Fn&& f, BodyFn&& bodies) {
                  },
                  [&](Like<Node, ExprStmt>& n) { f(n.value); },
                  [](auto&) {},
-             },
-             s.node);
+             });
 }
 
 // Walks in evaluation order until `stop` says where to stop.
@@ -425,7 +424,7 @@ NameSet bound_names(const Stmt& s) {
       for (const ExprPtr& x : l->elts) target(x);
     else if (auto* st = t->as<Starred>()) target(st->value);
   };
-  std::visit(Overloaded{
+  s.visit(Overloaded{
                  [&](const FunctionDef& n) { out.insert(n.name); },
                  [&](const AsyncFunctionDef& n) { out.insert(n.name); },
                  [&](const ClassDef& n) { out.insert(n.name); },
@@ -446,8 +445,7 @@ NameSet bound_names(const Stmt& s) {
                    for (const Alias& a : n.names) out.insert(a.asname ? *a.asname : a.name);
                  },
                  [](const auto&) {},
-             },
-             s.node);
+             });
   // Walrus targets anywhere in the statement's own expressions.
   for_each_part(
       s,

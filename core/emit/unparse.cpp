@@ -870,7 +870,7 @@ void Unparser::docstring(const std::string& utf8) {
 void Unparser::stmt(const Stmt& s, bool docstring_allowed) {
   Nested guard(depth_);
   pending_line_ = options_.line_comments ? s.line : 0;
-  std::visit(
+  s.visit(
       [&](const auto& node) {
         using T = std::decay_t<decltype(node)>;
         if constexpr (std::is_same_v<T, ast::FunctionDef>) {
@@ -988,8 +988,7 @@ void Unparser::stmt(const Stmt& s, bool docstring_allowed) {
         } else {
           static_assert(!sizeof(T), "every statement needs a case");
         }
-      },
-      s.node);
+      });
   flush_line_comment();
 }
 

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "ast/arena.h"
@@ -12,6 +13,11 @@
 
 namespace unveil::ast {
 namespace {
+
+// A big call's memory is mostly nodes, and a node is as big as its biggest
+// inline kind: a kind that outgrows these belongs in a Boxed (see Stmt).
+static_assert(sizeof(Stmt) <= 88);
+static_assert(sizeof(Expr) <= 80);
 
 TEST(NodeArena, ScopeSetsAndRestoresTheCurrentArena) {
   EXPECT_EQ(NodeArena::current(), nullptr);
@@ -107,6 +113,31 @@ TEST(NodeArena, ATreeMayBeDroppedOnAnotherThread) {
   }
   std::thread([moved = std::move(body)]() mutable { moved.clear(); }).join();
   EXPECT_TRUE(body.empty());
+}
+
+// Boxed statement kinds read as the inline ones do, take their block from the
+// arena, keep it alive like a node, and copy deeply.
+TEST(NodeArena, BoxedKindsReadAsInlineOnesAndOutliveTheirScope) {
+  StmtPtr kept;
+  {
+    NodeArenaScope scope;
+    kept = class_def("C", {name("B")}, {},
+                     {try_({pass()}, {except_handler(nullptr, std::nullopt, {return_()})})});
+  }
+  ASSERT_TRUE(kept->is<ClassDef>());
+  EXPECT_FALSE(kept->is<Try>());
+  EXPECT_EQ(kept->as<Try>(), nullptr);
+  ASSERT_NE(kept->as<ClassDef>(), nullptr);
+  EXPECT_TRUE(kept->as<ClassDef>()->body.at(0)->is<Try>());
+  StmtPtr moved = at_line(kept, 7);
+  EXPECT_NE(moved->as<ClassDef>(), kept->as<ClassDef>());
+  EXPECT_EQ(moved->as<ClassDef>()->name, "C");
+  std::string seen;
+  moved->visit([&](const auto& n) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(n)>, ClassDef>) seen = n.name;
+  });
+  EXPECT_EQ(seen, "C");
+  EXPECT_EQ(unparse(StmtList{kept}), "class C(B):\n    try:\n        pass\n    except:\n        return");
 }
 
 }  // namespace
