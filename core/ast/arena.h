@@ -160,4 +160,18 @@ NodePtr<const T> make_node(Args&&... args) {
   return allocate_node<T>(std::allocator<T>(), std::forward<Args>(args)...);
 }
 
+// A node kept for good across calls, made once per thread by `Make` outside
+// any call's arena: one per thread because node counts are not atomic
+// (ast/node_ptr.h). `Make` is a captureless lambda, one per kept node.
+template <auto Make>
+const auto& kept_node() {
+  struct Kept {
+    decltype(Make()) node = [] {
+      NodeArenaScope heap(false);
+      return Make();
+    }();
+  };
+  return per_thread<Kept>().node;
+}
+
 }  // namespace unveil::ast

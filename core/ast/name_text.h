@@ -30,8 +30,7 @@ class NameText {
   // code object's name tables or a static string.
   static NameText borrowed(std::string_view text) noexcept {
     NameText n;
-    n.view_data_ = text.data();
-    n.view_size_ = text.size();
+    n.borrow(text);
     return n;
   }
 

@@ -2043,14 +2043,7 @@ bool Lifter::may_branch(std::span<const Instruction> ins) {
 }
 
 const ExprPtr& Lifter::assertion_error() {
-  // One per thread: node counts are not atomic (ast/node_ptr.h).
-  struct Node {
-    ExprPtr e = [] {
-      ast::NodeArenaScope heap(false);  // kept for good: not in the first call's arena
-      return ast::name("AssertionError");
-    }();
-  };
-  return per_thread<Node>().e;
+  return ast::kept_node<[] { return ast::name("AssertionError"); }>();
 }
 
 namespace {

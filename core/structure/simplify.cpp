@@ -4,7 +4,6 @@
 #include "ast/rewrite.h"
 #include "emit/unparse.h"
 #include "lift/lifter.h"
-#include "support/tls.h"
 
 namespace unveil::structure {
 
@@ -326,14 +325,7 @@ struct Simplifier {
   // statements): most lists are, and copying each one touched every
   // statement of a big function's tree once more.
   std::optional<StmtList> changed_body(const StmtList& stmts, bool ends_function = false) const {
-    // One per thread: node counts are not atomic (ast/node_ptr.h).
-    struct ImplicitReturn {
-      StmtPtr node = [] {
-        ast::NodeArenaScope heap(false);  // kept for good: not in the first call's arena
-        return ast::return_(ast::none());
-      }();
-    };
-    const StmtPtr& implicit_return = per_thread<ImplicitReturn>().node;
+    const StmtPtr& implicit_return = ast::kept_node<[] { return ast::return_(ast::none()); }>();
     // `out` is made at the first statement that changes; until then it is
     // stmts[0, k) for the k statements seen.
     std::optional<StmtList> out;
