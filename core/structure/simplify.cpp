@@ -324,7 +324,12 @@ struct Simplifier {
   // The simplified `stmts`, or nullopt when it is `stmts` itself (the same
   // statements): most lists are, and copying each one touched every
   // statement of a big function's tree once more.
-  std::optional<StmtList> changed_body(const StmtList& stmts, bool ends_function = false) const {
+  // With `owned` (`stmts` itself, given up by the caller), the list is always
+  // returned, and each statement is let go as soon as it is simplified: the
+  // old version of what changed is freed while its nodes are still in the
+  // cache, not in a second walk of a big function's whole old tree.
+  std::optional<StmtList> changed_body(const StmtList& stmts, bool ends_function = false,
+                                       StmtList* owned = nullptr) const {
     const StmtPtr& implicit_return = ast::kept_node<[] { return ast::return_(ast::none()); }>();
     // `out` is made at the first statement that changes; until then it is
     // stmts[0, k) for the k statements seen.
@@ -332,7 +337,15 @@ struct Simplifier {
     auto differ = [&](std::size_t k) {
       if (!out) out.emplace(stmts.begin(), stmts.begin() + std::ptrdiff_t(k));
     };
+    if (owned) out.emplace().reserve(stmts.size());
     for (std::size_t k = 0; k < stmts.size(); ++k) {
+      struct LetGo {  // (when the statement is done with, by any path)
+        StmtList* owned;
+        std::size_t k;
+        ~LetGo() {
+          if (owned) (*owned)[k].reset();
+        }
+      } let_go{owned, k};
       const StmtPtr& s = stmts[k];
       // `if c: return` + `else: rest` is `if c: return` then `rest` (same bytecode).
       // (An assert has no else: the rest goes after it even when it is an if.)
@@ -356,7 +369,7 @@ struct Simplifier {
         out->push_back(std::move(one));
       }
     }
-    if (out && *out == stmts) return std::nullopt;  // changed and changed back
+    if (!owned && out && *out == stmts) return std::nullopt;  // changed and changed back
     return out;
   }
 };
@@ -364,8 +377,7 @@ struct Simplifier {
 }  // namespace
 
 StmtList simplify(StmtList body, int version_minor, bool ends_function) {
-  std::optional<StmtList> changed = Simplifier{version_minor, true, version_minor < 10}.changed_body(body, ends_function);
-  return changed ? std::move(*changed) : std::move(body);
+  return *Simplifier{version_minor, true, version_minor < 10}.changed_body(body, ends_function, &body);
 }
 
 }  // namespace unveil::structure
