@@ -265,10 +265,11 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
       // (3.13+ hands one to a nested closure with LOAD_FAST, which does not
       // count: the declaration keeps it free should that closure fall back.
       // Not a type parameter, whose nonlocal declaration is a SyntaxError.)
-      std::set<std::string> touched;
+      // (Views of the code's own name table, which outlives this scope.)
+      std::set<std::string_view> touched;
       for (const Instruction& ins : decoded.instructions)
-        if (ins.info && ins.info->arg == ArgKind::Free) touched.emplace(resolve_argument(decoded, ins).text);
-      auto type_param = [&](const std::string& v) {
+        if (ins.info && ins.info->arg == ArgKind::Free) touched.insert(resolve_argument(decoded, ins).text);
+      auto type_param = [&](std::string_view v) {
         for (const auto& [wrapper, bound] : arguments_)
           if (std::find(wrapper->localsplusnames.begin(), wrapper->localsplusnames.end(), v) !=
               wrapper->localsplusnames.end())
@@ -276,7 +277,7 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
         return false;
       };
       for (const std::string_view free : code->freevars)
-        if (const std::string v(free); !touched.count(v) && v != "__class__" && !type_param(v)) nonlocals.insert(v);
+        if (!touched.count(free) && free != "__class__" && !type_param(free)) nonlocals.emplace(free);
       // 3.12+ an inlined comprehension whose target a nested closure captures
       // gives it a fresh cell (MAKE_CELL in the body), in the slot of the free
       // variable of that name if there is one: its stores are the comprehension's.
