@@ -1,5 +1,7 @@
 #include "decompile/decompile.h"
 
+#include <optional>
+
 #include "ast/build.h"
 #include "ast/identifier.h"
 #include "decompile/driver.h"
@@ -10,17 +12,38 @@
 
 namespace unveil {
 
+namespace {
+// The source of the module `make(driver)` builds. Its statements are dropped
+// as they are printed (unparse_dropping); in the rare case that a name then
+// needs renaming, the tree is built again and printed whole.
+template <class Make>
+std::string print_module(const VersionTraits& version, const DecompileOptions& options, Make&& make) {
+  std::optional<std::string> text;
+  {
+    // The tree is printed and dropped while the driver, and so its node arena,
+    // lives: nodes that outlive the arena's scope are freed one atomic count at
+    // a time and keep the arena from going back to the thread's pool.
+    decompile::Driver driver(version, options);
+    ast::Module tree{make(driver)};
+    driver.dropping_trees();  // (printing makes nothing that a freed node could be reused for)
+    text = unparse_dropping(tree);
+  }
+  if (!text) {
+    decompile::Driver driver(version, options);
+    const ast::Module tree{make(driver)};
+    text = unparse(tree);
+    driver.dropping_trees();
+  }
+  if (!text->empty() && text->back() != '\n') *text += '\n';
+  return std::move(*text);
+}
+}  // namespace
+
 std::string decompile_to_source(std::shared_ptr<const CodeObject> code, const VersionTraits& version,
                                 const DecompileOptions& options) {
-  // The tree is printed and dropped while the driver, and so its node arena,
-  // lives: nodes that outlive the arena's scope are freed one atomic count at
-  // a time and keep the arena from going back to the thread's pool.
-  decompile::Driver driver(version, options);
-  const ast::Module tree{driver.body_or_fallback(std::move(code), decompile::BodyKind::Module)};
-  std::string text = unparse(tree);
-  driver.dropping_trees();
-  if (!text.empty() && text.back() != '\n') text += '\n';
-  return text;
+  return print_module(version, options, [&](decompile::Driver& driver) {
+    return driver.body_or_fallback(code, decompile::BodyKind::Module);
+  });
 }
 
 namespace {
@@ -88,12 +111,9 @@ std::string decompile_function(std::shared_ptr<const CodeObject> code, const Obj
     for (const ObjectRef& x : d->items) f.defaults.push_back(ast::constant(x));
   f.kwdefaults = named_values(kwdefaults);
   f.annotations = named_values(annotations);
-  decompile::Driver driver(v);
-  const ast::Module tree{{driver.define_function(f, f.code->name)}};
-  std::string text = unparse(tree);
-  driver.dropping_trees();  // (the tree, and the driver's own, before the driver's scope ends)
-  if (!text.empty() && text.back() != '\n') text += '\n';
-  return text;
+  return print_module(v, {}, [&](decompile::Driver& driver) {
+    return ast::StmtList{driver.define_function(f, f.code->name)};
+  });
 }
 
 }  // namespace unveil

@@ -277,6 +277,9 @@ class Unparser {
       : options_(options), names_(names), pass_(pass) {}
 
   std::string take() { return out_.take(); }
+  // The statements of `list` are let go once printed (see unparse_dropping).
+  void drop_printed(const StmtList* list) { drop_ = list; }
+  bool dropped_any() const { return dropped_any_; }
 
   void module(const StmtList& body) { statements(body, /*docstring=*/true); }
   void expr(const ExprPtr& e, Prec p);
@@ -373,6 +376,7 @@ class Unparser {
   // --- statements ---
   void statements(const StmtList& body, bool docstring);
   void block(const StmtList& body, bool docstring = false);
+  void drop(const StmtPtr& s);
   void stmt(const Stmt& s, bool docstring);
   bool blank_lines_before(const StmtList& body, std::size_t i) const;
   void decorators(const ExprList& list);
@@ -420,6 +424,8 @@ class Unparser {
   const UnparseOptions& options_;
   DefaultNames* names_;
   DefaultNames::Pass pass_;
+  const StmtList* drop_ = nullptr;
+  bool dropped_any_ = false;
   Output out_{512};  // most code objects print in fewer bytes: no regrowth on the way
   std::string scratch_;
   int indent_ = 0;
@@ -461,11 +467,13 @@ bool Unparser::blank_lines_before(const StmtList& body, std::size_t i) const {
 }
 
 void Unparser::statements(const StmtList& body, bool docstring) {
+  const bool dropping = &body == drop_;
   for (std::size_t i = 0; i < body.size(); ++i) {
     if (options_.blank_lines == BlankLines::Pep8 && blank_lines_before(body, i)) {
       int count = indent_ == 0 ? 2 : 1;
       for (int k = 0; k < count; ++k) blank_line();
     }
+    if (dropping && i > 0) drop(body[i - 1]);  // (blank_lines_before was its last reader)
     if (body[i])
       stmt(*body[i], docstring && i == 0);
     else
@@ -477,10 +485,22 @@ void Unparser::block(const StmtList& body, bool docstring) {
   write(":");
   flush_line_comment();
   ++indent_;
+  // A block needs a statement; comments alone are not one. (Asked first: a
+  // list being dropped has lost its statements once printed.)
+  const bool only_comments = std::all_of(body.begin(), body.end(), is_comment);
   statements(body, docstring);
-  // A block needs a statement; comments alone are not one.
-  if (std::all_of(body.begin(), body.end(), is_comment)) fill("pass");
+  if (only_comments) fill("pass");
   --indent_;
+}
+
+void Unparser::drop(const StmtPtr& s) {
+  // Only while this pass's text can still be the output: a name to rename
+  // means two more passes over the whole tree.
+  if (names_ && names_->saw_invalid()) return;
+  // The list is in a node only unparse_dropping's caller holds, and nodes are
+  // made non-const (ast::make_node): resetting its pointer is defined.
+  const_cast<StmtPtr&>(s).reset();
+  dropped_any_ = true;
 }
 
 void Unparser::decorators(const ExprList& list) {
@@ -1700,17 +1720,22 @@ void Unparser::pattern(const PatternPtr& pat, Prec p) {
 // Runs `emit` on an Unparser. With the default name mapping, a first pass
 // checks the tree's names; only when some are invalid do two more passes
 // collect the valid ones and rename the others, so that no rename collides.
+// The first pass drops the statements of `drop` as it prints them; nullopt
+// when it did and then met a name to rename.
 template <class F>
-std::string run(const UnparseOptions& options, F&& emit) {
+std::optional<std::string> run(const UnparseOptions& options, F&& emit, const StmtList* drop = nullptr) {
   if (options.name_mapper) {
     Unparser u(options);
+    u.drop_printed(drop);
     emit(u);
     return u.take();
   }
   DefaultNames names;
   Unparser first(options, &names, DefaultNames::Pass::Check);
+  first.drop_printed(drop);
   emit(first);
   if (!names.saw_invalid()) return first.take();
+  if (first.dropped_any()) return std::nullopt;
   Unparser collect(options, &names, DefaultNames::Pass::Collect);
   emit(collect);
   Unparser assign(options, &names, DefaultNames::Pass::Assign);
@@ -1725,17 +1750,28 @@ std::string unparse(const ast::Module& module, const UnparseOptions& options) {
 }
 
 std::string unparse(const ast::StmtList& body, const UnparseOptions& options) {
-  return run(options, [&](Unparser& u) { u.module(body); });
+  return *run(options, [&](Unparser& u) { u.module(body); });
+}
+
+std::optional<std::string> unparse_dropping(ast::Module& module, const UnparseOptions& options) {
+  // The module's statements, or a lone def's when the module holds just one
+  // that nothing else holds (a decompiled function).
+  const ast::StmtList* list = &module.body;
+  if (module.body.size() == 1 && module.body[0] && module.body[0].use_count() == 1) {
+    if (auto* f = module.body[0]->as<ast::FunctionDef>()) list = &f->body;
+    else if (auto* a = module.body[0]->as<ast::AsyncFunctionDef>()) list = &a->body;
+  }
+  return run(options, [&](Unparser& u) { u.module(module.body); }, list);
 }
 
 std::string unparse_expr(const ast::Expr& expr, const UnparseOptions& options) {
   auto ptr = ast::ExprPtr(ast::ExprPtr{}, &expr);
-  return run(options, [&](Unparser& u) { u.expr(ptr, Prec::Test); });
+  return *run(options, [&](Unparser& u) { u.expr(ptr, Prec::Test); });
 }
 
 std::string unparse_pattern(const ast::Pattern& pattern, const UnparseOptions& options) {
   auto ptr = ast::PatternPtr(ast::PatternPtr{}, &pattern);
-  return run(options, [&](Unparser& u) { u.pattern(ptr, Prec::Test); });
+  return *run(options, [&](Unparser& u) { u.pattern(ptr, Prec::Test); });
 }
 
 }  // namespace unveil

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -71,6 +72,14 @@ struct UnparseOptions {
 
 std::string unparse(const ast::Module& module, const UnparseOptions& options = {});
 std::string unparse(const ast::StmtList& body, const UnparseOptions& options = {});
+// unparse(module) by the tree's last reader, which holds it alone: each
+// top-level statement of the module (of its lone def, for a decompiled
+// function) is dropped as soon as it is printed, while its nodes are still
+// in the cache. Dropping a big function's tree afterwards was a walk over
+// nodes long gone from it. nullopt when a name turned out to need renaming
+// after statements were dropped (renaming reads the whole tree again): the
+// caller then prints a fresh tree with unparse().
+std::optional<std::string> unparse_dropping(ast::Module& module, const UnparseOptions& options = {});
 std::string unparse_expr(const ast::Expr& expr, const UnparseOptions& options = {});
 std::string unparse_pattern(const ast::Pattern& pattern, const UnparseOptions& options = {});
 

@@ -167,3 +167,17 @@ TEST(GeneratedCode, RotationOfNoValuesIsAnError) {
   EXPECT_NE(out.find("rotation of no values"), std::string::npos) << out;
 }
 }  // namespace
+
+// A name no source can spell, met after the first statement: printing drops
+// statements as it goes, so the renaming passes print the module again whole.
+TEST(GeneratedCode, NameRenamedAfterTheFirstStatement) {
+  Assembler a(11);
+  a.op("LOAD_CONST", 1);
+  a.op("STORE_NAME", 0);  // x
+  a.op("LOAD_CONST", 1);
+  a.op("STORE_NAME", 1);  // a-b
+  a.op("LOAD_NAME", 1);
+  a.op("STORE_NAME", 2);  // y
+  end(a);
+  EXPECT_EQ(decompile(a, 11, {"x", "a-b", "y"}, {none(), integer(1)}), "x = 1\na_b = 1\ny = a_b\n");
+}

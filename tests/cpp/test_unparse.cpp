@@ -1184,3 +1184,51 @@ TEST(UnparseRobustness, NestedFStringsStayFast) {
 }
 
 }  // namespace
+
+// --- printing by the tree's last reader -----------------------------------------
+
+// The statements of a layout that reads neighbours (blank lines around defs,
+// a block of comments only) and a docstring.
+StmtList layout_sample() {
+  return body(expr_stmt(txt("Doc.")), import_({alias("os")}), comment("helper"),
+              function_def("f", {}, body(return_(num(1)))), if_(n("a"), body(comment("only")), body()),
+              assign(st("y"), call(n("f"))));
+}
+
+TEST(UnparseDropping, PrintsWhatUnparsePrintsAndLetsEachStatementGo) {
+  const std::string expected = unparse(layout_sample());
+  ast::Module module{layout_sample()};
+  StmtPtr shared = module.body[3];  // the def, also held here
+  EXPECT_EQ(unparse_dropping(module), expected);
+  // Every statement but the last was let go once printed; one held elsewhere lives on.
+  for (std::size_t i = 0; i + 1 < module.body.size(); ++i) EXPECT_FALSE(module.body[i]) << i;
+  EXPECT_TRUE(module.body.back());
+  EXPECT_EQ(shared.use_count(), 1);
+  EXPECT_EQ(unparse(StmtList{shared}), "def f():\n    return 1");
+}
+
+TEST(UnparseDropping, LoneFunctionLetsItsBodyGo) {
+  auto make = [] { return body(function_def("g", {}, layout_sample())); };
+  const std::string expected = unparse(make());
+  ast::Module module{make()};
+  EXPECT_EQ(unparse_dropping(module), expected);
+  ASSERT_TRUE(module.body[0]);
+  const StmtList& inner = module.body[0]->as<ast::FunctionDef>()->body;
+  for (std::size_t i = 0; i + 1 < inner.size(); ++i) EXPECT_FALSE(inner[i]) << i;
+  // A def held elsewhere too keeps its body whole.
+  ast::Module again{make()};
+  StmtPtr held = again.body[0];
+  EXPECT_EQ(unparse_dropping(again), expected);
+  for (const StmtPtr& s : held->as<ast::FunctionDef>()->body) EXPECT_TRUE(s);
+}
+
+TEST(UnparseDropping, NameToRenameAfterADropAsksForAFreshTree) {
+  auto make = [] { return body(assign(st("x"), num(1)), assign(st("a.b"), num(2)), assign(st("y"), n("a.b"))); };
+  ast::Module module{make()};
+  EXPECT_EQ(unparse_dropping(module), std::nullopt);
+  EXPECT_EQ(unparse(make()), "x = 1\na_b = 2\ny = a_b");
+  // Met before any statement is let go, the renaming passes run on the whole tree as usual.
+  auto first = [] { return body(assign(st("<lambda>"), num(1)), assign(st("y"), n("<lambda>"))); };
+  ast::Module renamed{first()};
+  EXPECT_EQ(unparse_dropping(renamed), "_lambda_ = 1\ny = _lambda_");
+}
