@@ -13,16 +13,30 @@
 namespace unveil {
 
 namespace {
-// The source of the module `make(driver)` builds. Its statements are dropped
-// as they are printed (unparse_dropping); in the rare case that a name then
-// needs renaming, the tree is built again and printed whole.
+// Whether the tree of `code` is to be dropped as it is printed
+// (unparse_dropping): when it is big, since a small tree is still in the cache
+// when it is freed after printing; and when the code's own names print as they
+// are, since a name to rename (the `.0` of a comprehension's code) means
+// passes that read the whole tree again, and so building it twice.
+bool drop_as_printed(const CodeObject& code) {
+  constexpr std::size_t kBigCodeUnits = 2048;  // (a tree of some 200 KB and more)
+  if (code.code.size() / 2 < kBigCodeUnits) return false;
+  for (const NameList* table : {&code.names, &code.varnames, &code.cellvars, &code.freevars, &code.localsplusnames})
+    for (std::string_view name : *table)
+      if (!ast::is_identifier(name)) return false;
+  return true;
+}
+
+// The source of the module `make(driver)` builds. With `drop`, its statements
+// are dropped as they are printed; should a name then need renaming after all,
+// the tree is built again and printed whole.
 template <class Make>
-std::string print_module(const VersionTraits& version, const DecompileOptions& options, Make&& make) {
+std::string print_module(const VersionTraits& version, const DecompileOptions& options, bool drop, Make&& make) {
+  // Each tree is printed and dropped while the driver, and so its node arena,
+  // lives: nodes that outlive the arena's scope are freed one atomic count at
+  // a time and keep the arena from going back to the thread's pool.
   std::optional<std::string> text;
-  {
-    // The tree is printed and dropped while the driver, and so its node arena,
-    // lives: nodes that outlive the arena's scope are freed one atomic count at
-    // a time and keep the arena from going back to the thread's pool.
+  if (drop) {
     decompile::Driver driver(version, options);
     ast::Module tree{make(driver)};
     driver.dropping_trees();  // (printing makes nothing that a freed node could be reused for)
@@ -41,7 +55,7 @@ std::string print_module(const VersionTraits& version, const DecompileOptions& o
 
 std::string decompile_to_source(std::shared_ptr<const CodeObject> code, const VersionTraits& version,
                                 const DecompileOptions& options) {
-  return print_module(version, options, [&](decompile::Driver& driver) {
+  return print_module(version, options, drop_as_printed(*code), [&](decompile::Driver& driver) {
     return driver.body_or_fallback(code, decompile::BodyKind::Module);
   });
 }
@@ -111,7 +125,7 @@ std::string decompile_function(std::shared_ptr<const CodeObject> code, const Obj
     for (const ObjectRef& x : d->items) f.defaults.push_back(ast::constant(x));
   f.kwdefaults = named_values(kwdefaults);
   f.annotations = named_values(annotations);
-  return print_module(v, {}, [&](decompile::Driver& driver) {
+  return print_module(v, {}, drop_as_printed(*f.code), [&](decompile::Driver& driver) {
     return ast::StmtList{driver.define_function(f, f.code->name)};
   });
 }

@@ -168,16 +168,27 @@ TEST(GeneratedCode, RotationOfNoValuesIsAnError) {
 }
 }  // namespace
 
-// A name no source can spell, met after the first statement: printing drops
-// statements as it goes, so the renaming passes print the module again whole.
-TEST(GeneratedCode, NameRenamedAfterTheFirstStatement) {
+// A keyword no source can spell, in a function big enough to be dropped as it
+// is printed: met after statements were dropped, it has the module built again
+// and printed whole, renamed.
+TEST(GeneratedCode, NameRenamedAfterStatementsWereDropped) {
   Assembler a(11);
+  std::string expected;
+  for (int k = 0; k < 1100; ++k) {  // (over 2,048 code units: see decompile.cpp)
+    a.op("LOAD_CONST", 1);
+    a.op("STORE_NAME", 0);  // x
+    expected += "x = 1\n";
+  }
+  a.op("PUSH_NULL");
+  a.op("LOAD_NAME", 1);  // f
   a.op("LOAD_CONST", 1);
-  a.op("STORE_NAME", 0);  // x
-  a.op("LOAD_CONST", 1);
-  a.op("STORE_NAME", 1);  // a-b
-  a.op("LOAD_NAME", 1);
-  a.op("STORE_NAME", 2);  // y
+  a.op("KW_NAMES", 2);  // ('a-b',)
+  a.op("PRECALL", 1);
+  a.op("CALL", 1);
+  a.op("POP_TOP");
   end(a);
-  EXPECT_EQ(decompile(a, 11, {"x", "a-b", "y"}, {none(), integer(1)}), "x = 1\na_b = 1\ny = a_b\n");
+  unveil::TupleValue kwnames;
+  kwnames.items.push_back(unveil::make_object(unveil::StrValue{"a-b"}));
+  EXPECT_EQ(decompile(a, 11, {"x", "f"}, {none(), integer(1), unveil::make_object(std::move(kwnames))}),
+            expected + "f(a_b=1)\n");
 }
