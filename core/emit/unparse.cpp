@@ -374,7 +374,8 @@ class Unparser {
   void write_dotted(std::string_view dotted, NameRole role);
 
   // --- statements ---
-  void statements(const StmtList& body, bool docstring);
+  // Prints the statements; true when there were only comments (or none).
+  bool statements(const StmtList& body, bool docstring);
   void block(const StmtList& body, bool docstring = false);
   void drop(const StmtPtr& s);
   void stmt(const Stmt& s, bool docstring);
@@ -466,30 +467,32 @@ bool Unparser::blank_lines_before(const StmtList& body, std::size_t i) const {
   return j < body.size() && is_def(body[j]);
 }
 
-void Unparser::statements(const StmtList& body, bool docstring) {
+bool Unparser::statements(const StmtList& body, bool docstring) {
   const bool dropping = &body == drop_;
+  bool only_comments = true;
   for (std::size_t i = 0; i < body.size(); ++i) {
     if (options_.blank_lines == BlankLines::Pep8 && blank_lines_before(body, i)) {
       int count = indent_ == 0 ? 2 : 1;
       for (int k = 0; k < count; ++k) blank_line();
     }
     if (dropping && i > 0) drop(body[i - 1]);  // (blank_lines_before was its last reader)
-    if (body[i])
+    if (body[i]) {
+      only_comments = only_comments && is_comment(body[i]);
       stmt(*body[i], docstring && i == 0);
-    else
+    } else {
+      only_comments = false;
       fill(kMissing);
+    }
   }
+  return only_comments;
 }
 
 void Unparser::block(const StmtList& body, bool docstring) {
   write(":");
   flush_line_comment();
   ++indent_;
-  // A block needs a statement; comments alone are not one. (Asked first: a
-  // list being dropped has lost its statements once printed.)
-  const bool only_comments = std::all_of(body.begin(), body.end(), is_comment);
-  statements(body, docstring);
-  if (only_comments) fill("pass");
+  // A block needs a statement; comments alone are not one.
+  if (statements(body, docstring)) fill("pass");
   --indent_;
 }
 
