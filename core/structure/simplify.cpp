@@ -324,10 +324,11 @@ struct Simplifier {
   // The simplified `stmts`, or nullopt when it is `stmts` itself (the same
   // statements): most lists are, and copying each one touched every
   // statement of a big function's tree once more.
-  // With `owned` (`stmts` itself, given up by the caller), the list is always
-  // returned, and each statement is let go as soon as it is simplified: the
-  // old version of what changed is freed while its nodes are still in the
-  // cache, not in a second walk of a big function's whole old tree.
+  // With `owned` (`stmts` itself, given up by the caller), once a statement
+  // has changed each one is let go as soon as it is simplified: the old
+  // version of what changed is freed while its nodes are still in the cache,
+  // not in a second walk of a big function's whole old tree. (The statements
+  // before the first change are moved into the new list, not copied.)
   std::optional<StmtList> changed_body(const StmtList& stmts, bool ends_function = false,
                                        StmtList* owned = nullptr) const {
     const StmtPtr& implicit_return = ast::kept_node<[] { return ast::return_(ast::none()); }>();
@@ -335,17 +336,21 @@ struct Simplifier {
     // stmts[0, k) for the k statements seen.
     std::optional<StmtList> out;
     auto differ = [&](std::size_t k) {
-      if (!out) out.emplace(stmts.begin(), stmts.begin() + std::ptrdiff_t(k));
+      if (out) return;
+      if (owned)
+        out.emplace(std::make_move_iterator(owned->begin()), std::make_move_iterator(owned->begin() + std::ptrdiff_t(k)));
+      else
+        out.emplace(stmts.begin(), stmts.begin() + std::ptrdiff_t(k));
     };
-    if (owned) out.emplace().reserve(stmts.size());
     for (std::size_t k = 0; k < stmts.size(); ++k) {
       struct LetGo {  // (when the statement is done with, by any path)
         StmtList* owned;
+        const std::optional<StmtList>& out;
         std::size_t k;
         ~LetGo() {
-          if (owned) (*owned)[k].reset();
+          if (owned && out) (*owned)[k].reset();
         }
-      } let_go{owned, k};
+      } let_go{owned, out, k};
       const StmtPtr& s = stmts[k];
       // `if c: return` + `else: rest` is `if c: return` then `rest` (same bytecode).
       // (An assert has no else: the rest goes after it even when it is an if.)
@@ -370,6 +375,7 @@ struct Simplifier {
       }
     }
     if (!owned && out && *out == stmts) return std::nullopt;  // changed and changed back
+    // (`owned` lost statements to `out` once it changed: the same again or not, `out` is the list.)
     return out;
   }
 };
@@ -377,7 +383,9 @@ struct Simplifier {
 }  // namespace
 
 StmtList simplify(StmtList body, int version_minor, bool ends_function) {
-  return *Simplifier{version_minor, true, version_minor < 10}.changed_body(body, ends_function, &body);
+  std::optional<StmtList> changed =
+      Simplifier{version_minor, true, version_minor < 10}.changed_body(body, ends_function, &body);
+  return changed ? std::move(*changed) : std::move(body);
 }
 
 }  // namespace unveil::structure
