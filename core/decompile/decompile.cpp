@@ -39,7 +39,9 @@ std::string print_module(const VersionTraits& version, const DecompileOptions& o
   if (drop) {
     decompile::Driver driver(version, options);
     ast::Module tree{make(driver)};
-    driver.dropping_trees();  // (printing makes nothing that a freed node could be reused for)
+    // (Nothing more is built: the nodes freed while printing go on no free
+    // list, and no node printed later takes the address of one printed before.)
+    driver.dropping_trees();
     text = unparse_dropping(tree);
   }
   if (!text) {
