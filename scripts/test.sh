@@ -27,7 +27,17 @@ EQUIV_LIMIT=${EQUIV_LIMIT:-0}
 JOBS=${JOBS:-2}
 PY=${PYTHON:-python3}
 
-step() { printf '\n===== %s =====\n' "$*"; }
+# Each stage's heading; the stage before it and the whole run so far are
+# timed (CI is to stay under 30 minutes: these say where the time goes).
+STEP_START=$SECONDS
+step() {
+  if [ -n "${STEP_NAME:-}" ]; then
+    printf '(stage "%s": %d s; %d s in all)\n' "$STEP_NAME" $((SECONDS - STEP_START)) "$SECONDS"
+  fi
+  STEP_NAME="$*"
+  STEP_START=$SECONDS
+  printf '\n===== %s =====\n' "$*"
+}
 
 step "tools"
 need_apt=()
@@ -112,3 +122,4 @@ if [ "$MODELS" = 1 ]; then
   .venvs/models311/bin/python -m pytest -q tests/python/models
   echo "model sample stage: $((SECONDS - start)) s (install included)"
 fi
+step "done"
