@@ -21,7 +21,8 @@ namespace {
 bool drop_as_printed(const CodeObject& code) {
   constexpr std::size_t kBigCodeUnits = 2048;  // (a tree of some 200 KB and more)
   if (code.code.size() / 2 < kBigCodeUnits) return false;
-  for (const NameList* table : {&code.names, &code.varnames, &code.cellvars, &code.freevars, &code.localsplusnames})
+  // (localsplusnames holds varnames, cellvars and freevars, on every version: read/code_layout.cpp.)
+  for (const NameList* table : {&code.names, &code.localsplusnames})
     for (std::string_view name : *table)
       if (!ast::is_identifier(name)) return false;
   return true;
