@@ -116,10 +116,8 @@ TORCH_BASE=$(ls -d "$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")"/versions/3
 
 if [ "$MODELS" = 1 ]; then
   step "model corpus: the fixed sample of 15 models (torch 2.14.1, .venvs/models311)"
-  start=$SECONDS
   # (A plain build: the torch stage above tests the profile-guided one.)
   UNVEIL_PGO=OFF bash scripts/models.sh --sample --jobs 2 --strict --out build/models-ci
   .venvs/models311/bin/python -m pytest -q tests/python/models
-  echo "model sample stage: $((SECONDS - start)) s (install included)"
 fi
 step "done"
