@@ -57,6 +57,7 @@ ExternalProject_Add(unveil_pgo_instrumented
     -DCMAKE_MODULE_LINKER_FLAGS:STRING=-fprofile-generate
     -DCMAKE_INTERPROCEDURAL_OPTIMIZATION:BOOL=${_lto}
     -DPython_EXECUTABLE:FILEPATH=${Python_EXECUTABLE}
+    -Dnanobind_DIR:PATH=${nanobind_DIR}
     -DUNVEIL_BUILD_PYTHON:BOOL=ON
     -DUNVEIL_BUILD_CLI:BOOL=OFF
     -DUNVEIL_BUILD_TESTS:BOOL=OFF
@@ -65,7 +66,20 @@ ExternalProject_Add(unveil_pgo_instrumented
   BUILD_ALWAYS ON  # (its sources are ours: its own build tool decides what is stale)
   INSTALL_COMMAND "")
 
-# The training reruns when any source does; every profiled object depends on it.
+# What else the profile depends on. pip builds in a new temporary environment
+# each time, so nanobind's headers move, and GCC keys a function's counts by
+# its file's path: a profile taken with the old path is rejected as out of
+# date (-Werror=coverage-mismatch) when the tree is built again. file(CONFIGURE)
+# rewrites this file only when its text changes.
+set(_inputs ${UNVEIL_PGO_DIR}/inputs.txt)
+file(CONFIGURE OUTPUT ${_inputs} CONTENT "nanobind: ${nanobind_DIR}
+python: ${Python_EXECUTABLE}
+compiler: ${CMAKE_CXX_COMPILER} ${CMAKE_CXX_COMPILER_VERSION}
+flags: ${CMAKE_CXX_FLAGS}
+")
+
+# The training reruns when any source or input does; every profiled object
+# depends on it.
 file(GLOB_RECURSE _profiled_sources CONFIGURE_DEPENDS
   ${PROJECT_SOURCE_DIR}/core/*.cpp ${PROJECT_SOURCE_DIR}/core/*.h ${PROJECT_SOURCE_DIR}/core/*.inc
   ${PROJECT_SOURCE_DIR}/bindings/*.cpp)
@@ -73,7 +87,7 @@ add_custom_command(OUTPUT ${_trained}
   COMMAND ${CMAKE_COMMAND} -E rm -rf ${_profile}
   COMMAND ${Python_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/pgo_train.py ${_instrumented}/bindings
   COMMAND ${CMAKE_COMMAND} -E touch ${_trained}
-  DEPENDS unveil_pgo_instrumented ${_profiled_sources} ${PROJECT_SOURCE_DIR}/tools/pgo_train.py
+  DEPENDS unveil_pgo_instrumented ${_profiled_sources} ${_inputs} ${PROJECT_SOURCE_DIR}/tools/pgo_train.py
   COMMENT "Training the instrumented decompiler (profile-guided build)"
   VERBATIM)
 add_custom_target(unveil_pgo_profile DEPENDS ${_trained})
