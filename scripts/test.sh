@@ -4,6 +4,8 @@
 #   bash scripts/test.sh            # everything CI runs
 #   bash scripts/test.sh --no-fuzz  # skip the two fuzzing minutes
 #   bash scripts/test.sh --no-models # skip the model sample (a 5.6 GB torch install)
+#   bash scripts/test.sh --pgo       # the torch stage on the profile-guided build
+#                                    # (what 'pip install .' makes; ~4 more minutes)
 #
 # Stages: opcode tables up to date; C++ GoogleTest (Release, then ASan+UBSan);
 # libFuzzer on read+decode and on the whole pipeline for FUZZ_SECONDS (60)
@@ -15,10 +17,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZ=1
 MODELS=1
+PGO=OFF
 for arg in "$@"; do
   case "$arg" in
     --no-fuzz) FUZZ=0 ;;
     --no-models) MODELS=0 ;;
+    --pgo) PGO=ON ;;
     *) echo "unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -89,8 +93,9 @@ if [ "$FUZZ" = 1 ]; then
 fi
 
 step "Python tests under every pyenv Python 3.8-3.13"
-# (Without the profile-guided build, which would add a minute or two to each
-# of the six; the torch stage below installs the profile-guided one.)
+# (Plain builds: the profile-guided one trains and builds twice, about four
+# minutes each on this machine; CI is to stay under 30. --pgo tests it in the
+# torch stage.)
 "$PY" tools/crossversion.py --no-pgo pytest
 
 step "dis equivalence on each Python's Lib/"
@@ -107,16 +112,16 @@ step "the general fallback on everything: every function that fits written as a 
 "$PY" tools/crossversion.py --no-install run -- {python} tools/fuzz_programs.py --programs 100 --state-machine
 "$PY" tools/crossversion.py --no-install run -- {python} tools/syntax_suite.py --cli --state-machine
 
-step "torch layer (Python 3.11, torch 2.13.0 CPU)"
+step "torch layer (Python 3.11, torch 2.13.0 CPU; UNVEIL_PGO=$PGO)"
 TORCH_BASE=$(ls -d "$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")"/versions/3.11.*/bin/python | tail -n 1)
 [ -x .venvs/torch311/bin/python ] || "$TORCH_BASE" -m venv .venvs/torch311
 .venvs/torch311/bin/python -m pip install -q torch==2.13.0 pytest debugpy
-.venvs/torch311/bin/python -m pip install -q .
+.venvs/torch311/bin/python -m pip install -q --config-settings=cmake.define.UNVEIL_PGO="$PGO" .
 .venvs/torch311/bin/python -m pytest -q tests/python/torch
 
 if [ "$MODELS" = 1 ]; then
   step "model corpus: the fixed sample of 15 models (torch 2.14.1, .venvs/models311)"
-  # (A plain build: the torch stage above tests the profile-guided one.)
+  # (A plain build, as in the stages above.)
   UNVEIL_PGO=OFF bash scripts/models.sh --sample --jobs 2 --strict --out build/models-ci
   .venvs/models311/bin/python -m pytest -q tests/python/models
 fi
