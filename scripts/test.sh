@@ -95,22 +95,23 @@ fi
 step "Python tests under every pyenv Python 3.8-3.13"
 # (Plain builds: the profile-guided one trains and builds twice, about four
 # minutes each on this machine; CI is to stay under 30. --pgo tests it in the
-# torch stage.)
-"$PY" tools/crossversion.py --no-pgo pytest
+# torch stage.) Here and below, JOBS versions run at a time: each version's
+# tools and tests are one process, so one version alone left a core idle.
+"$PY" tools/crossversion.py --jobs "$JOBS" --no-pgo pytest
 
 step "dis equivalence on each Python's Lib/"
-"$PY" tools/crossversion.py --no-install equivalence --limit "$EQUIV_LIMIT"
+"$PY" tools/crossversion.py --jobs "$JOBS" --no-install equivalence --limit "$EQUIV_LIMIT"
 
 step "round trip of each Python's top-level Lib/*.py (floors: tools/roundtrip_floors.json)"
-"$PY" tools/crossversion.py --no-install run -- {python} tools/roundtrip.py --check-floors
+"$PY" tools/crossversion.py --jobs "$JOBS" --no-install run -- {python} tools/roundtrip.py --check-floors
 
 step "differential fuzzing: random structured programs, decompiled, run against the original (each Python)"
-"$PY" tools/crossversion.py --no-install run -- {python} tools/fuzz_programs.py --programs 200
-"$PY" tools/crossversion.py --no-install run -- {python} tools/fuzz_programs.py --expressions --programs 100
+"$PY" tools/crossversion.py --jobs "$JOBS" --no-install run -- {python} tools/fuzz_programs.py --programs 200
+"$PY" tools/crossversion.py --jobs "$JOBS" --no-install run -- {python} tools/fuzz_programs.py --expressions --programs 100
 
 step "the general fallback on everything: every function that fits written as a state machine (each Python)"
-"$PY" tools/crossversion.py --no-install run -- {python} tools/fuzz_programs.py --programs 100 --state-machine
-"$PY" tools/crossversion.py --no-install run -- {python} tools/syntax_suite.py --cli --state-machine
+"$PY" tools/crossversion.py --jobs "$JOBS" --no-install run -- {python} tools/fuzz_programs.py --programs 100 --state-machine
+"$PY" tools/crossversion.py --jobs "$JOBS" --no-install run -- {python} tools/syntax_suite.py --cli --state-machine
 
 step "torch layer (Python 3.11, torch 2.13.0 CPU; UNVEIL_PGO=$PGO)"
 TORCH_BASE=$(ls -d "$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")"/versions/3.11.*/bin/python | tail -n 1)

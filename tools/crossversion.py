@@ -6,14 +6,18 @@
     python tools/crossversion.py run -- CMD...      # any command; {python} is replaced
 
 Virtual environments live in .venvs/py3X (ignored by git). Use --versions 3.11,3.12
-to select. Exits non-zero if any version failed.
+to select. --jobs 2 runs two versions at a time (each version's output is
+printed whole, in version order, when it is done). Exits non-zero if any
+version failed.
 """
 import argparse
 import glob
+import io
 import os
 import subprocess
 import sys
-from typing import Dict, List
+from concurrent.futures import ThreadPoolExecutor
+from typing import Dict, List, Optional, TextIO, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VERSIONS = ["3.8", "3.9", "3.10", "3.11", "3.12", "3.13"]
@@ -40,21 +44,44 @@ def venv_python(version: str) -> str:
     return os.path.join(ROOT, ".venvs", "py" + version.replace(".", ""), "bin", "python")
 
 
-def run(cmd: List[str], **kwargs) -> int:
-    print("+", " ".join(cmd), flush=True)
-    return subprocess.call(cmd, cwd=ROOT, **kwargs)
+def run(cmd: List[str], out: Optional[TextIO] = None) -> int:
+    """Runs `cmd` in the repository; with `out`, its output goes there instead
+    of to this process's own stdout and stderr (a version run beside others)."""
+    print("+", " ".join(cmd), file=out or sys.stdout, flush=True)
+    if out is None:
+        return subprocess.call(cmd, cwd=ROOT)
+    done = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    out.write(done.stdout)
+    return done.returncode
 
 
-def install(version: str, base_python: str, pgo: bool = True) -> int:
+def install(version: str, base_python: str, pgo: bool = True, out: Optional[TextIO] = None) -> int:
     py = venv_python(version)
     if not os.path.exists(py):
-        if run([base_python, "-m", "venv", os.path.dirname(os.path.dirname(py))]):
+        if run([base_python, "-m", "venv", os.path.dirname(os.path.dirname(py))], out):
             return 1
-    if run([py, "-m", "pip", "install", "-q", "pytest"]):
+    if run([py, "-m", "pip", "install", "-q", "pytest"], out):
         return 1
     # --no-pgo: one build instead of build, train, rebuild (cmake/ProfileGuided.cmake).
     no_pgo = [] if pgo else ["--config-settings=cmake.define.UNVEIL_PGO=OFF"]
-    return run([py, "-m", "pip", "install", "-q", *no_pgo, "."])
+    return run([py, "-m", "pip", "install", "-q", *no_pgo, "."], out)
+
+
+def one_version(version: str, base: str, args: argparse.Namespace, extra: List[str],
+                out: Optional[TextIO]) -> Optional[str]:
+    """Installs and runs the action under one Python; what failed, or None."""
+    if not args.no_install and install(version, base, pgo=not args.no_pgo, out=out):
+        return version + " (install)"
+    if args.action == "install":
+        return None
+    py = venv_python(version)
+    if args.action == "pytest":
+        cmd = [py, "-m", "pytest", "-q", *extra]
+    elif args.action == "equivalence":
+        cmd = [py, os.path.join("tools", "dis_equivalence.py"), *extra]
+    else:
+        cmd = [py if a == "{python}" else a for a in extra]
+    return version if run(cmd, out) else None
 
 
 def main() -> int:
@@ -63,28 +90,34 @@ def main() -> int:
     parser.add_argument("--no-install", action="store_true", help="use the venvs as they are")
     parser.add_argument("--no-pgo", action="store_true",
                         help="install without the profile-guided build (faster to build, slower to run)")
+    parser.add_argument("--jobs", type=int, default=1, help="versions run at a time")
     parser.add_argument("action", choices=["install", "pytest", "equivalence", "run"])
     parser.add_argument("args", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     extra = [a for a in args.args if a != "--"]
 
-    failed = []
-    for version, base in interpreters(args.versions.split(",")).items():
-        print(f"=== Python {version} ===", flush=True)
-        if not args.no_install and install(version, base, pgo=not args.no_pgo):
-            failed.append(version + " (install)")
-            continue
-        if args.action == "install":
-            continue
-        py = venv_python(version)
-        if args.action == "pytest":
-            cmd = [py, "-m", "pytest", "-q", *extra]
-        elif args.action == "equivalence":
-            cmd = [py, os.path.join("tools", "dis_equivalence.py"), *extra]
-        else:
-            cmd = [py if a == "{python}" else a for a in extra]
-        if run(cmd):
-            failed.append(version)
+    failed: List[str] = []
+    versions = interpreters(args.versions.split(","))
+    if args.jobs <= 1:
+        for version, base in versions.items():
+            print(f"=== Python {version} ===", flush=True)
+            failure = one_version(version, base, args, extra, None)
+            if failure:
+                failed.append(failure)
+    else:
+        # Each version writes into its own buffer; they are printed in order.
+        def job(item: Tuple[str, str]) -> Tuple[str, Optional[str]]:
+            buffer = io.StringIO()
+            failure = one_version(item[0], item[1], args, extra, buffer)
+            return buffer.getvalue(), failure
+
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            for (version, _), (output, failure) in zip(versions.items(), pool.map(job, versions.items())):
+                print(f"=== Python {version} ===", flush=True)
+                sys.stdout.write(output)
+                sys.stdout.flush()
+                if failure:
+                    failed.append(failure)
     if failed:
         print("crossversion: failed on " + ", ".join(failed), file=sys.stderr)
         return 1
