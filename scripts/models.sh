@@ -6,6 +6,7 @@
 #   bash scripts/models.sh --sample   # the fixed CI sample (default)
 #   bash scripts/models.sh --all      # the whole corpus
 #   bash scripts/models.sh --only hf/bert timm/resnet18
+#   bash scripts/models.sh --deps-only # only the venv and its pinned packages
 #   extra harness flags after the mode: --jobs 2, --no-inductor, --timeout S, --tag NAME,
 #   --out DIR, --strict (exit 1 unless every model is verified: CI uses it)
 #
@@ -35,6 +36,7 @@ if ! want "torch==$TORCH" "torchvision==$TORCHVISION" "transformers==$TRANSFORME
   "${PIP[@]}" "torch==$TORCH" "torchvision==$TORCHVISION"
   "${PIP[@]}" "transformers==$TRANSFORMERS" "timm==$TIMM" pytest
 fi
+[ "${MODE[0]}" = --deps-only ] && exit 0
 export CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_DIR=${CCACHE_DIR:-$PWD/build/ccache} CMAKE_BUILD_PARALLEL_LEVEL=2
 command -v ccache >/dev/null || unset CMAKE_CXX_COMPILER_LAUNCHER
 # UNVEIL_PGO=OFF: one plain build instead of the profile-guided one (scripts/test.sh uses it).

@@ -68,6 +68,32 @@ export CCACHE_BASEDIR=$PWD
 # stage's core objects (each built the core again, about 4 minutes of CPU).
 export CXX=${CXX:-g++}
 
+# The torch stages' packages (torch 2.13.0 for the torch layer; torch 2.14.1,
+# torchvision, transformers and timm for the model sample: 8 GB of local
+# wheels, about three minutes of unzipping) install in the background while
+# the C++ stages compile. Each torch stage waits for its own.
+TORCH_BASE=$(ls -d "$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")"/versions/3.11.*/bin/python | tail -n 1)
+mkdir -p build
+torch_deps() {
+  [ -x .venvs/torch311/bin/python ] || "$TORCH_BASE" -m venv .venvs/torch311
+  .venvs/torch311/bin/python -m pip install -q torch==2.13.0 pytest debugpy
+}
+torch_deps > build/torch-deps.log 2>&1 &
+TORCH_DEPS=$!
+if [ "$MODELS" = 1 ]; then
+  bash scripts/models.sh --deps-only > build/models-deps.log 2>&1 &
+  MODELS_DEPS=$!
+fi
+# (If a stage fails, the installs still running are stopped.)
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
+# waited PID LOG: a background install's log, and its failure if it failed.
+waited() {
+  local status=0
+  wait "$1" || status=$?
+  cat "$2"
+  if [ "$status" != 0 ]; then echo "background install failed (exit $status): $2" >&2; exit 1; fi
+}
+
 step "opcode tables are what the interpreters say"
 "$PY" tools/gen_opcode_tables.py --check
 
@@ -132,15 +158,14 @@ step "the general fallback on everything: every function that fits written as a 
 "$PY" tools/crossversion.py --jobs "$JOBS" --no-install run -- {python} tools/syntax_suite.py --cli --state-machine
 
 step "torch layer (Python 3.11, torch 2.13.0 CPU; UNVEIL_PGO=$PGO)"
-TORCH_BASE=$(ls -d "$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")"/versions/3.11.*/bin/python | tail -n 1)
-[ -x .venvs/torch311/bin/python ] || "$TORCH_BASE" -m venv .venvs/torch311
-.venvs/torch311/bin/python -m pip install -q torch==2.13.0 pytest debugpy
+waited "$TORCH_DEPS" build/torch-deps.log
 .venvs/torch311/bin/python -m pip install -q --config-settings=cmake.define.UNVEIL_PGO="$PGO" .
 .venvs/torch311/bin/python -m pytest -q tests/python/torch
 
 if [ "$MODELS" = 1 ]; then
   step "model corpus: the fixed sample of 15 models (torch 2.14.1, .venvs/models311)"
   # (A plain build, as in the stages above.)
+  waited "$MODELS_DEPS" build/models-deps.log
   UNVEIL_PGO=OFF bash scripts/models.sh --sample --jobs 2 --strict --out build/models-ci
   .venvs/models311/bin/python -m pytest -q tests/python/models
 fi
