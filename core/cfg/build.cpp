@@ -256,7 +256,7 @@ void GraphBuilder::finish() {
   fill.assign(start.begin(), start.end() - 1);
   for (std::uint32_t e = 0; e < edges.size(); ++e) preds[fill[edges[e].to]++] = e;
   for (std::size_t i = 0; i < blocks.size(); ++i)
-    blocks[i].preds = std::span<const std::uint32_t>(preds.data() + start[i], start[i + 1] - start[i]);
+    blocks[i].pred_slots = IndexRange{start[i], start[i + 1]};
 
   // The block-stack pass has marked what it reached; the table needs a search.
   if (table) {

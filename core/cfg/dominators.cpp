@@ -135,7 +135,7 @@ void filtered(const Graph& graph, EdgeFilter filter, bool successors, Keep keep,
       if (successors)
         for (std::uint32_t e : b.succs) take(e);
       else
-        for (std::uint32_t e : b.preds) take(e);
+        for (std::uint32_t e : graph.preds(b.id)) take(e);
     }
     csr.start.push_back(static_cast<std::uint32_t>(csr.items.size()));
   }

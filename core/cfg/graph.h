@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "decode/instruction.h"
+#include "support/sentinel_optional.h"
 #include "support/spare.h"
 
 namespace unveil::cfg {
@@ -77,6 +78,12 @@ struct Handler {
 
 // A run of consecutive indices [first, last): a block's edges. (Not
 // std::ranges::iota_view: clang 14 with libstdc++ 12 cannot use it.)
+// A Handler's "none", for Block::handler: no block.
+struct NoHandler {
+  static constexpr Handler none() noexcept { return Handler{}; }
+  static constexpr bool is_none(const Handler& h) noexcept { return h.block == kNoBlock; }
+};
+
 struct IndexRange {
   std::uint32_t first = 0;
   std::uint32_t last = 0;
@@ -109,19 +116,23 @@ struct Block {
   // Indices into Graph::edges(). Successors are ordered fall-through first,
   // then the jump/branch/call edge, then the exception edge; the builder adds
   // a block's edges together, so they are a range of indices. Predecessors,
-  // ascending, are a slice of one array the graph owns. (A vector each was two
-  // allocations per block.)
+  // ascending, are a slice of one array the graph owns: `pred_slots` is where
+  // in it (Graph::preds gives the edge indices). (A vector each was two
+  // allocations per block; a span, 8 bytes more than the range.)
   IndexRange succs;
-  std::span<const std::uint32_t> preds;
-  std::optional<Handler> handler;
+  IndexRange pred_slots;
+  SentinelOptional<Handler, NoHandler> handler;
   // Value-stack depth on entry, where the graph had to compute it (block-stack
   // versions, to place handlers); nullopt otherwise and for unreachable blocks.
-  std::optional<std::uint32_t> entry_depth;
+  SentinelOptional<std::uint32_t> entry_depth;
   bool reachable = false;   // from the entry along any edge
   bool is_handler = false;  // the handler of at least one block
 
   std::uint32_t size() const noexcept { return last - first + 1; }
 };
+// (No pointer, no std::optional: 60 bytes, against 80. The passes over a big
+// function's blocks are what outgrows the cache first.)
+static_assert(sizeof(Block) <= 60);
 
 class Graph {
  public:
@@ -157,6 +168,12 @@ class Graph {
   }
 
   // Calls f(const Edge&) for each successor / predecessor edge `filter` accepts.
+  // Indices into edges() of the edges into `id`, ascending.
+  std::span<const std::uint32_t> preds(BlockId id) const noexcept {
+    const IndexRange slots = blocks_[id].pred_slots;
+    return std::span<const std::uint32_t>(pred_edges_.data() + slots.first, slots.size());
+  }
+
   template <class F>
   void for_each_successor(BlockId id, EdgeFilter filter, F&& f) const {
     for (std::uint32_t e : blocks_[id].succs)
@@ -164,7 +181,7 @@ class Graph {
   }
   template <class F>
   void for_each_predecessor(BlockId id, EdgeFilter filter, F&& f) const {
-    for (std::uint32_t e : blocks_[id].preds)
+    for (std::uint32_t e : preds(id))
       if (filter.accepts(edges_[e].kind)) f(edges_[e]);
   }
 

@@ -7,30 +7,35 @@
 #include <string>
 #include <vector>
 
+#include "support/sentinel_optional.h"
 #include "support/spare.h"
 #include "opcodes/version.h"
 #include "read/code_object.h"
 
 namespace unveil {
 
+// (32 bytes, the pointer first and the opcode last: the CFG passes walk a
+// big function's instructions several times, and a smaller one keeps more of
+// them in the cache.)
 struct Instruction {
+  const OpcodeInfo* info = nullptr;
   std::uint32_t offset = 0;  // byte offset of this instruction's opcode
-  std::uint8_t opcode = 0;
   // The full oparg: this unit's byte combined with the preceding EXTENDED_ARGs
   // (for an EXTENDED_ARG itself, the partial value, as `dis` shows it).
   std::uint32_t arg = 0;
-  const OpcodeInfo* info = nullptr;
   // Offset of the first EXTENDED_ARG prefixing this instruction, or `offset`.
   // Jumps to this instruction land here.
   std::uint32_t start_offset = 0;
   // Byte offset just past this instruction's inline caches.
   std::uint32_t end_offset = 0;
-  std::optional<std::uint32_t> jump_target;  // byte offset, for jumps
+  SentinelOptional<std::uint32_t> jump_target;  // byte offset, for jumps
+  std::uint8_t opcode = 0;
 
   std::string_view name() const noexcept { return info->name; }
   // Compare this, not name(): one integer test instead of a string compare.
   Op op() const noexcept { return info->op; }
 };
+static_assert(sizeof(Instruction) <= 32);
 
 // One entry of co_exceptiontable (3.11+), in bytes, as `dis` prints them:
 // the protected range [start, end] includes the instruction at `end`.
