@@ -76,7 +76,7 @@ TORCH_BASE=$(ls -d "$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")"/versions/3
 mkdir -p build
 torch_deps() {
   [ -x .venvs/torch311/bin/python ] || "$TORCH_BASE" -m venv .venvs/torch311
-  .venvs/torch311/bin/python -m pip install -q torch==2.13.0 pytest debugpy
+  .venvs/torch311/bin/python -m pip install -q torch==2.13.0 pytest pytest-xdist debugpy
 }
 torch_deps > build/torch-deps.log 2>&1 &
 TORCH_DEPS=$!
@@ -160,7 +160,8 @@ step "the general fallback on everything: every function that fits written as a 
 step "torch layer (Python 3.11, torch 2.13.0 CPU; UNVEIL_PGO=$PGO)"
 waited "$TORCH_DEPS" build/torch-deps.log
 .venvs/torch311/bin/python -m pip install -q --config-settings=cmake.define.UNVEIL_PGO="$PGO" .
-.venvs/torch311/bin/python -m pytest -q tests/python/torch
+# (JOBS workers: each test compiles with torch on one core.)
+.venvs/torch311/bin/python -m pytest -q -n "$JOBS" tests/python/torch
 
 if [ "$MODELS" = 1 ]; then
   step "model corpus: the fixed sample of 15 models (torch 2.14.1, .venvs/models311)"
