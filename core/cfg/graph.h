@@ -76,14 +76,14 @@ struct Handler {
   friend bool operator==(const Handler&, const Handler&) = default;
 };
 
-// A run of consecutive indices [first, last): a block's edges. (Not
-// std::ranges::iota_view: clang 14 with libstdc++ 12 cannot use it.)
 // A Handler's "none", for Block::handler: no block.
 struct NoHandler {
   static constexpr Handler none() noexcept { return Handler{}; }
   static constexpr bool is_none(const Handler& h) noexcept { return h.block == kNoBlock; }
 };
 
+// A run of consecutive indices [first, last): a block's edges. (Not
+// std::ranges::iota_view: clang 14 with libstdc++ 12 cannot use it.)
 struct IndexRange {
   std::uint32_t first = 0;
   std::uint32_t last = 0;
@@ -167,13 +167,13 @@ class Graph {
     return code_->instructions.at(blocks_.at(id).last);
   }
 
-  // Calls f(const Edge&) for each successor / predecessor edge `filter` accepts.
   // Indices into edges() of the edges into `id`, ascending.
   std::span<const std::uint32_t> preds(BlockId id) const noexcept {
     const IndexRange slots = blocks_[id].pred_slots;
     return std::span<const std::uint32_t>(pred_edges_.data() + slots.first, slots.size());
   }
 
+  // Calls f(const Edge&) for each successor / predecessor edge `filter` accepts.
   template <class F>
   void for_each_successor(BlockId id, EdgeFilter filter, F&& f) const {
     for (std::uint32_t e : blocks_[id].succs)
