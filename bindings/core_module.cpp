@@ -776,6 +776,7 @@ void raise_typed(const Error& e) {
     case ErrorKind::CodeObject: type_name = "CodeObjectError"; break;
     case ErrorKind::Decode: type_name = "DecodeError"; break;
     case ErrorKind::Unsupported: type_name = "UnsupportedVersionError"; break;
+    case ErrorKind::Limit: type_name = "LimitError"; break;
   }
   try {
     nb::object type = nb::module_::import_("unveil.errors").attr(type_name);

@@ -255,7 +255,7 @@ class BlockStackFlow {
   }
 
   [[noreturn, gnu::cold, gnu::noinline]] void no_effect(const Instruction& in) const {
-    throw Error(ErrorKind::Unsupported,
+    throw Error(ErrorKind::Limit,
                 "cfg: no stack effect known for " + b_.describe(in) +
                     " (needed to place block-stack exception handlers)",
                 in.offset);

@@ -161,7 +161,7 @@ bool Driver::bound_in_enclosing_function(std::string_view name) const {
 StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, BodyKind kind) {
   if (++depth_ > kMaxDepth) {
     --depth_;
-    throw Error(ErrorKind::Decode, "decompile: code objects nested too deeply");
+    throw Error(ErrorKind::Limit, "decompile: code objects nested too deeply");
   }
   struct Guard {
     int& d;
@@ -449,7 +449,7 @@ lift::Item Driver::generic_definition(const lift::FunctionValue& wrapper, const 
                std::to_string(code.argcount));
   if (++depth_ > kMaxDepth) {
     --depth_;
-    throw Error(ErrorKind::Decode, "decompile: code objects nested too deeply");
+    throw Error(ErrorKind::Limit, "decompile: code objects nested too deeply");
   }
   // Its arguments (`.defaults`, `.kwdefaults`) are the values the call passed.
   std::map<std::string, ast::ExprPtr> bound;

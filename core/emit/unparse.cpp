@@ -324,7 +324,7 @@ class Unparser {
    private:
     // (Out of line: the check above is inlined into every node's visit.)
     [[noreturn, gnu::noinline, gnu::cold]] static void too_deep() {
-      throw Error(ErrorKind::Unsupported, "unparse: syntax tree nested deeper than " +
+      throw Error(ErrorKind::Limit, "unparse: syntax tree nested deeper than " +
                                               std::to_string(kMaxDepth) + " levels");
     }
     int& depth_;

@@ -17,7 +17,7 @@
 //   - an empty body prints `pass`; a complex constant with an infinite or NaN
 //     part prints as `complex(re, im)`.
 // A missing required child (nullptr) prints as `__missing__`; a tree nested
-// deeper than 1500 levels throws unveil::Error (ErrorKind::Unsupported) rather
+// deeper than 1500 levels throws unveil::Error (ErrorKind::Limit) rather
 // than risk the stack. The output has no trailing newline, like ast.unparse.
 #pragma once
 

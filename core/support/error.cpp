@@ -11,6 +11,7 @@ const char* error_kind_name(ErrorKind kind) {
     case ErrorKind::CodeObject: return "code object";
     case ErrorKind::Decode: return "decode";
     case ErrorKind::Unsupported: return "unsupported";
+    case ErrorKind::Limit: return "limit";
   }
   return "error";
 }

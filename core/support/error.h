@@ -16,8 +16,10 @@ enum class ErrorKind {
   Pyc,        // .pyc header: truncated, unknown magic
   Marshal,    // object stream: bad type code, truncated, bad reference
   CodeObject, // code object fields of the wrong type or inconsistent
-  Decode,     // instruction stream: unknown opcode, jump outside code, bad tables
-  Unsupported // a Python version or feature the tables do not describe
+  Decode,      // instruction stream: unknown opcode, jump outside code, bad tables
+  Unsupported, // a Python version the tables do not describe
+  Limit        // valid input past one of unveil's own limits (nesting depth, an
+               // instruction its stack-effect tables lack)
 };
 
 const char* error_kind_name(ErrorKind kind);

@@ -12,6 +12,7 @@ from ._live import code_of, function_of, is_function_code, marshal_code, marshal
 from .errors import (
     CodeObjectError,
     DecodeError,
+    LimitError,
     MarshalError,
     PycError,
     UnsupportedVersionError,
@@ -32,6 +33,7 @@ __all__ = [
     "CodeObjectError",
     "DecodeError",
     "UnsupportedVersionError",
+    "LimitError",
 ]
 
 PathLike = Union[str, Path]

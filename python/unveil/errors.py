@@ -33,3 +33,9 @@ class DecodeError(UnveilError):
 
 class UnsupportedVersionError(UnveilError):
     """The bytecode belongs to a Python version unveil does not support."""
+
+
+class LimitError(UnveilError):
+    """The input is valid but past one of unveil's own limits: a syntax tree
+    nested deeper than it prints (1500 levels), code objects nested more than
+    200 deep, or an instruction whose stack effect its tables lack."""

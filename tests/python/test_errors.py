@@ -132,3 +132,23 @@ def test_garbage_never_crashes_the_process():
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+def test_past_a_limit_is_a_limit_error_not_a_version_error():
+    # `return x + 1 + 1 ...` 3000 deep, made by repeating the bytecode of one
+    # `+ 1`: valid code, but deeper than unveil prints (a limit, not a version).
+    import dis
+
+    def one(x):
+        return x + 1
+
+    code = one.__code__
+    ins = [i for i in dis.get_instructions(code)]
+    start = next(i.offset for i in ins if i.opname == "LOAD_CONST")
+    ret = next(i.offset for i in ins if i.opname.startswith("RETURN"))
+    plus_one = code.co_code[start:ret]
+    deep = code.replace(co_code=code.co_code[:start] + plus_one * 3000 + code.co_code[ret:])
+    with pytest.raises(unveil.LimitError) as info:
+        unveil.decompile(deep)
+    assert "nested deeper than 1500 levels" in str(info.value)
+    assert not isinstance(info.value, unveil.UnsupportedVersionError)
