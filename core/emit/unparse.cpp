@@ -15,6 +15,7 @@
 
 #include "ast/arena.h"
 #include "ast/identifier.h"
+#include "ast/prefetch.h"
 #include "emit/literal.h"
 #include "support/error.h"
 
@@ -471,6 +472,7 @@ bool Unparser::statements(const StmtList& body, bool docstring) {
   const bool dropping = &body == drop_;
   bool only_comments = true;
   for (std::size_t i = 0; i < body.size(); ++i) {
+    ast::prefetch_next(body, i);
     if (options_.blank_lines == BlankLines::Pep8 && blank_lines_before(body, i)) {
       int count = indent_ == 0 ? 2 : 1;
       for (int k = 0; k < count; ++k) blank_line();
