@@ -325,8 +325,8 @@ class Unparser {
    private:
     // (Out of line: the check above is inlined into every node's visit.)
     [[noreturn, gnu::noinline, gnu::cold]] static void too_deep() {
-      throw Error(ErrorKind::Limit, "unparse: syntax tree nested deeper than " +
-                                              std::to_string(kMaxDepth) + " levels");
+      throw Error(ErrorKind::Limit,
+                  "unparse: syntax tree nested deeper than " + std::to_string(kMaxDepth) + " levels");
     }
     int& depth_;
   };
