@@ -7,6 +7,7 @@
 #   bash scripts/models.sh --all      # the whole corpus
 #   bash scripts/models.sh --only hf/bert timm/resnet18
 #   bash scripts/models.sh --deps-only # only the venv and its pinned packages
+#   UNVEIL_WHEEL=build/wheels/unveil-...-cp311-...whl bash scripts/models.sh   # install that wheel, not a build
 #   extra harness flags after the mode: --jobs 2, --no-inductor, --timeout S, --tag NAME,
 #   --out DIR, --strict (exit 1 unless every model is verified: CI uses it)
 #
@@ -39,8 +40,13 @@ fi
 [ "${MODE[0]}" = --deps-only ] && exit 0
 export CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_DIR=${CCACHE_DIR:-$PWD/build/ccache} CMAKE_BUILD_PARALLEL_LEVEL=2
 command -v ccache >/dev/null || unset CMAKE_CXX_COMPILER_LAUNCHER
-# UNVEIL_PGO=OFF: one plain build instead of the profile-guided one (scripts/test.sh uses it).
-"${PIP[@]}" . --config-settings=build-dir='build/models-{wheel_tag}' \
-  --config-settings=cmake.define.UNVEIL_PGO="${UNVEIL_PGO:-ON}"
+if [ -n "${UNVEIL_WHEEL:-}" ]; then
+  # A wheel built already (scripts/test.sh passes the Python tests' 3.11 one).
+  "${PIP[@]}" --force-reinstall --no-deps "$UNVEIL_WHEEL"
+else
+  # UNVEIL_PGO=OFF: one plain build instead of the profile-guided one.
+  "${PIP[@]}" . --config-settings=build-dir='build/models-{wheel_tag}' \
+    --config-settings=cmake.define.UNVEIL_PGO="${UNVEIL_PGO:-ON}"
+fi
 echo "models: $("$VENV/bin/python" -c 'import torch, torchvision, transformers, timm; print("torch", torch.__version__, "torchvision", torchvision.__version__, "transformers", transformers.__version__, "timm", timm.__version__)')"
 exec env OMP_NUM_THREADS=2 "$VENV/bin/python" -m models.harness "${MODE[@]}"

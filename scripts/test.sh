@@ -163,15 +163,23 @@ step "the general fallback on everything: every function that fits written as a 
 
 step "torch layer (Python 3.11, torch 2.13.0 CPU; UNVEIL_PGO=$PGO)"
 waited "$TORCH_DEPS" build/torch-deps.log
-.venvs/torch311/bin/python -m pip install -q --config-settings=cmake.define.UNVEIL_PGO="$PGO" .
+# The plain build is the wheel the Python tests' stage built for 3.11
+# (tools/crossversion.py keeps it in build/wheels): installed, not built
+# again here and in the model stage.
+WHEEL311=$(ls -t build/wheels/unveil-*-cp311-cp311-*.whl 2>/dev/null | head -n 1 || true)
+if [ "$PGO" = OFF ] && [ -n "$WHEEL311" ]; then
+  .venvs/torch311/bin/python -m pip install -q --force-reinstall --no-deps "$WHEEL311"
+else
+  .venvs/torch311/bin/python -m pip install -q --config-settings=cmake.define.UNVEIL_PGO="$PGO" .
+fi
 # (JOBS workers: each test compiles with torch on one core.)
 .venvs/torch311/bin/python -m pytest -q -n "$JOBS" tests/python/torch
 
 if [ "$MODELS" = 1 ]; then
   step "model corpus: the fixed sample of 15 models (torch 2.14.1, .venvs/models311)"
-  # (A plain build, as in the stages above.)
+  # (A plain build, as in the stages above: the same wheel.)
   waited "$MODELS_DEPS" build/models-deps.log
-  UNVEIL_PGO=OFF bash scripts/models.sh --sample --jobs 2 --strict --out build/models-ci
+  UNVEIL_WHEEL="$WHEEL311" UNVEIL_PGO=OFF bash scripts/models.sh --sample --jobs 2 --strict --out build/models-ci
   .venvs/models311/bin/python -m pytest -q tests/python/models
 fi
 step "done"

@@ -5,7 +5,8 @@
     python tools/crossversion.py equivalence [ARGS] # tools/dis_equivalence.py per version
     python tools/crossversion.py run -- CMD...      # any command; {python} is replaced
 
-Virtual environments live in .venvs/py3X (ignored by git). Use --versions 3.11,3.12
+Virtual environments live in .venvs/py3X (ignored by git); the wheel each
+install builds stays in build/wheels. Use --versions 3.11,3.12
 to select. --jobs 2 runs two versions at a time (each version's output is
 printed whole, in version order, when it is done). Exits non-zero if any
 version failed.
@@ -21,6 +22,7 @@ from typing import Dict, List, Optional, TextIO, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VERSIONS = ["3.8", "3.9", "3.10", "3.11", "3.12", "3.13"]
+WHEELS = os.path.join(ROOT, "build", "wheels")  # the wheels `install` builds, one per version
 
 
 def pyenv_root() -> str:
@@ -55,6 +57,13 @@ def run(cmd: List[str], out: Optional[TextIO] = None) -> int:
     return done.returncode
 
 
+def wheel_of(version: str) -> str:
+    """The wheel `install` built last for `version`, in WHEELS ("" if none)."""
+    tag = "cp" + version.replace(".", "")
+    found = glob.glob(os.path.join(WHEELS, f"unveil-*-{tag}-{tag}-*.whl"))
+    return max(found, key=os.path.getmtime) if found else ""
+
+
 def install(version: str, base_python: str, pgo: bool = True, out: Optional[TextIO] = None) -> int:
     py = venv_python(version)
     if not os.path.exists(py):
@@ -64,7 +73,12 @@ def install(version: str, base_python: str, pgo: bool = True, out: Optional[Text
         return 1
     # --no-pgo: one build instead of build, train, rebuild (cmake/ProfileGuided.cmake).
     no_pgo = [] if pgo else ["--config-settings=cmake.define.UNVEIL_PGO=OFF"]
-    return run([py, "-m", "pip", "install", "-q", *no_pgo, "."], out)
+    # Built as a wheel kept in WHEELS, so that other venvs of the same Python
+    # (scripts/test.sh's torch stages) install it instead of building again:
+    # every build compiles nanobind anew, in a temporary folder ccache misses.
+    if run([py, "-m", "pip", "wheel", "-q", "--no-deps", "-w", WHEELS, *no_pgo, "."], out):
+        return 1
+    return run([py, "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps", wheel_of(version)], out)
 
 
 def one_version(version: str, base: str, args: argparse.Namespace, extra: List[str],
