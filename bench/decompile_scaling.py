@@ -50,9 +50,11 @@ import tempfile
 import time
 from typing import Callable, Dict, List, Optional, Sequence
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from decompile_vs_depyf import FALLBACK_MARK  # noqa: E402  (what unveil prints for code it gives up on)
+
 VARS = 24  # locals the generated code cycles through
 TARGET = 12.0  # at most this much time per 10x instructions (issue 3)
-FALLBACK = "unveil could not decompile"  # what unveil prints for code it gives up on
 
 
 def _v(i: int) -> str:
@@ -125,7 +127,7 @@ def child_once(shape: str, target: int) -> Dict[str, object]:
     code = function_code(shape, blocks_for(shape, target))
     text = unveil.decompile(code)
     return {"instructions": instruction_count(code), "seconds": 0.0, "lines": text.count("\n"),
-            "fallback": FALLBACK in text}
+            "fallback": FALLBACK_MARK in text}
 
 
 def child_rounds(shape: str, targets: List[int], repeat: int) -> List[Dict[str, object]]:
@@ -144,7 +146,7 @@ def child_rounds(shape: str, targets: List[int], repeat: int) -> List[Dict[str, 
         if sum(runs[-1] for runs in times) > 60:  # slow calls are measured well enough by fewer rounds
             break
     return [{"instructions": instruction_count(code), "seconds": min(runs), "median": statistics.median(runs),
-             "runs": runs, "lines": text.count("\n"), "fallback": FALLBACK in text}
+             "runs": runs, "lines": text.count("\n"), "fallback": FALLBACK_MARK in text}
             for code, runs, text in zip(codes, times, texts)]
 
 
