@@ -146,6 +146,7 @@ void GraphBuilder::split_blocks() {
   for (std::size_t i = 0; i < ins.size(); ++i) {
     const Instruction& in = ins[i];
     if (in.opcode == ext) continue;
+    if (in.info) graph_.ops_.set(static_cast<std::size_t>(in.op()));
     const FlowInfo f = flow(in);
     // Most instructions: no jump, no block boundary after them.
     if (f.flow == Flow::Normal && f.action != BlockAction::PopBlock && !in.jump_target) continue;

@@ -9,6 +9,7 @@
 //   auto loops = cfg::LoopForest::find(graph, dom);
 #pragma once
 
+#include <bitset>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -166,6 +167,10 @@ class Graph {
   const Instruction& last_instruction(BlockId id) const {
     return code_->instructions.at(blocks_.at(id).last);
   }
+  // Whether any instruction of the code is `op` (EXTENDED_ARG not counted).
+  // A pass that looks for a rare opcode asks this first instead of reading
+  // blocks' instructions, which a big function's later passes find evicted.
+  bool uses(Op op) const noexcept { return ops_.test(static_cast<std::size_t>(op)); }
 
   // Indices into edges() of the edges into `id`, ascending.
   std::span<const std::uint32_t> preds(BlockId id) const noexcept {
@@ -192,6 +197,7 @@ class Graph {
   RecycledVector<Block> blocks_;
   RecycledVector<Edge> edges_;
   RecycledVector<std::uint32_t> pred_edges_;  // every block's preds, block after block
+  std::bitset<kOpCount> ops_;  // the opcodes the code uses (uses())
 };
 
 // Splits `code` into basic blocks, adds the edges and assigns exception

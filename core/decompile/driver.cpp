@@ -158,6 +158,12 @@ bool Driver::bound_in_enclosing_function(std::string_view name) const {
   return false;
 }
 
+bool Driver::enclosing_function_binds_names() const {
+  for (std::size_t k = 0; k + 1 < scopes_.size(); ++k)
+    if ((scopes_[k]->flags & kCoOptimized) && !scopes_[k]->localsplusnames.empty()) return true;
+  return false;
+}
+
 StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, BodyKind kind) {
   if (++depth_ > kMaxDepth) {
     --depth_;
@@ -253,8 +259,9 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
       std::set<std::string> globals = lifter.globals();
       // A name read as a global that an enclosing function binds was declared
       // `global` here: without that, it would be the enclosing function's.
-      // (scopes_.back() is this function: with nothing around it, nothing to look up.)
-      if (scopes_.size() > 1)
+      // (Only when a function around binds names: a big function's
+      // instructions have left the cache by now, a miss per two of them.)
+      if (enclosing_function_binds_names())
         for (const Instruction& ins : decoded.instructions)
           if (ins.info && ins.op() == Op::LOAD_GLOBAL)
             if (std::string_view n = resolve_argument(decoded, ins).text; bound_in_enclosing_function(n))
@@ -266,9 +273,12 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
       // count: the declaration keeps it free should that closure fall back.
       // Not a type parameter, whose nonlocal declaration is a SyntaxError.)
       // (Views of the code's own name table, which outlives this scope.)
+      // (Only a function with free variables reads its instructions again: by
+      // now a big function's have left the cache, a miss per two of them.)
       std::set<std::string_view> touched;
-      for (const Instruction& ins : decoded.instructions)
-        if (ins.info && ins.info->arg == ArgKind::Free) touched.insert(resolve_argument(decoded, ins).text);
+      if (!code->freevars.empty())
+        for (const Instruction& ins : decoded.instructions)
+          if (ins.info && ins.info->arg == ArgKind::Free) touched.insert(resolve_argument(decoded, ins).text);
       auto type_param = [&](std::string_view v) {
         for (const auto& [wrapper, bound] : arguments_)
           if (std::find(wrapper->localsplusnames.begin(), wrapper->localsplusnames.end(), v) !=
@@ -310,7 +320,7 @@ StmtList Driver::fallback_body(const std::shared_ptr<const CodeObject>& code, co
   } catch (const Error&) {
   }
   out.push_back(ast::raise_(ast::call(ast::name("RuntimeError"),
-                                      {ast::string("unveil could not decompile " + name)})));
+                                      {ast::string(std::string(kFallbackMark) + " " + name)})));
   return out;
 }
 

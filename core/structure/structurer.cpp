@@ -3130,13 +3130,13 @@ std::vector<bool> Structurer::LazyPostDominators::async_for_exits(const cfg::Gra
 // StopAsyncIteration. ≤3.10: SETUP_FINALLY, then GET_ANEXT ... YIELD_FROM;
 // POP_BLOCK. 3.11+: GET_ANEXT; LOAD_CONST None, then the SEND loop of the await.
 std::optional<Structurer::AsyncForHead> Structurer::async_for_head(BlockId h) const {
-  if (loops_.loop_of_header(h) == cfg::kNoLoop) return std::nullopt;
+  if (!graph_.uses(Op::GET_ANEXT) || loops_.loop_of_header(h) == cfg::kNoLoop) return std::nullopt;
   AsyncForHead head;
   BlockId b = h;
   for (int k = 0; k < 3 && b != kNoBlock; ++k) {
     head.blocks.push_back(b);
     bool anext = false;
-    for (const Instruction& ins : graph_.instructions(b)) anext = anext || ins.name() == "GET_ANEXT";
+    for (const Instruction& ins : graph_.instructions(b)) anext = anext || ins.op() == Op::GET_ANEXT;
     if (anext) {
       head.anext = b;
       break;
