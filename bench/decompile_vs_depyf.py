@@ -41,9 +41,10 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Tuple
 
+from unveil import FALLBACK_MARK  # what unveil prints for a code object it gives up on
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_CORPUS = os.path.join(HERE, "..", "..", "shared", "corpus", "dynamo-hf")
-FALLBACK_MARK = "unveil could not decompile"  # what unveil prints for a code object it gives up on
 
 
 @dataclass

@@ -817,6 +817,7 @@ NB_MODULE(_core, m) {
       .def_ro("index", &PlaceholderRef::index)
       .def("__repr__", [](const PlaceholderRef& p) { return "<placeholder " + p.name + ">"; });
 
+  m.attr("FALLBACK_MARK") = std::string(kFallbackMark);
   m.def("supported_versions", [] {
     std::vector<int> minors;
     for (const VersionTraits* v : all_versions()) minors.push_back(v->minor);

@@ -41,9 +41,10 @@ import types
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
+from unveil import FALLBACK_MARK
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_CORPUS = os.path.join(HERE, "..", "..", "shared", "corpus", "dynamo-hf")
-FALLBACK_MARK = "unveil could not decompile"
 
 
 class _NoGlobals(pickle.Unpickler):

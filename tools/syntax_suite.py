@@ -54,6 +54,8 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
+from unveil import FALLBACK_MARK  # what a function unveil gives up on says and raises
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUITE_DIR = os.path.join(ROOT, "tests", "python", "syntax")
 CASES_DIR = os.path.join(SUITE_DIR, "cases")
@@ -469,7 +471,6 @@ def failures_by_group(results: List[CaseResult], known: Dict[str, str], details:
     return "\n".join(lines)
 
 
-FALLBACK_MARK = "unveil could not decompile"  # what a function unveil gives up on says and raises
 MACHINE_MARK = "control flow rebuilt as a state machine"  # unveil's comment on its general fallback
 
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ast/stmt.h"
@@ -17,6 +18,11 @@
 #include "read/code_object.h"
 
 namespace unveil {
+
+// What the body of a code object that cannot be decompiled raises, followed
+// by its name: `raise RuntimeError('unveil could not decompile f')`. Tools
+// look for it in the output (unveil.FALLBACK_MARK).
+inline constexpr std::string_view kFallbackMark = "unveil could not decompile";
 
 struct DecompileOptions {
   // Every function the state machine can express becomes one, even where the

@@ -21,6 +21,7 @@ from .errors import (
 
 __all__ = [
     "decompile",
+    "FALLBACK_MARK",
     "disassemble",
     "disassemble_pyc",
     "decode",
@@ -37,6 +38,11 @@ __all__ = [
 ]
 
 PathLike = Union[str, Path]
+
+#: What the output says for a code object unveil could not decompile: its body
+#: becomes the reason and the disassembly as comments, then
+#: ``raise RuntimeError('unveil could not decompile <name>')``.
+FALLBACK_MARK: str = _core.FALLBACK_MARK
 
 
 def supported_versions() -> List[str]:

@@ -1,7 +1,9 @@
 """unveil.decompile(function) prints a def with the real signature, and the
 def it prints behaves like the original."""
+import dis
 import functools
 import sys
+import types
 
 import pytest
 
@@ -63,3 +65,18 @@ def test_method_partial_and_async():
 def test_lambda_prints_its_body():
     src = unveil.decompile(lambda x: x + 1)
     assert not src.startswith("def") and "x + 1" in src
+
+
+def test_a_function_given_up_on_raises_the_fallback_mark_with_its_name() -> None:
+    # A POP_TOP on an empty stack (after RESUME, from 3.11) has no source:
+    # the nested function's body becomes the fallback, and the module around
+    # it still decompiles. (Not an unknown opcode: 3.11+ reads those back as 0.)
+    module = compile("def broken():\n    return 1\n\nx = 2\n", "<fallback>", "exec")
+    inner = next(c for c in module.co_consts if isinstance(c, types.CodeType))
+    keep = 2 if inner.co_code[0] == dis.opmap.get("RESUME") else 0
+    bad = inner.replace(co_code=inner.co_code[:keep] + bytes([dis.opmap["POP_TOP"], 0]) + inner.co_code[keep:])
+    module = module.replace(co_consts=tuple(bad if c is inner else c for c in module.co_consts))
+    out = unveil.decompile(module)
+    assert unveil.FALLBACK_MARK == "unveil could not decompile"
+    assert f"raise RuntimeError('{unveil.FALLBACK_MARK} broken')" in out
+    assert "x = 2" in out

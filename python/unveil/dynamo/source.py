@@ -164,7 +164,7 @@ def render(code: types.CodeType, new_code: types.CodeType, compile_id: str) -> R
         except Exception as exc:  # any decompiler failure is soft
             reason = f"{type(exc).__name__}: {exc}".splitlines()[0]
         else:
-            if "unveil could not decompile" in body:
+            if unveil.FALLBACK_MARK in body:
                 first = next((ln for ln in body.splitlines() if "could not decompile" in ln), "")
                 reason = first.lstrip("# ").strip() or "the decompiler left a stub"
     if reason:
