@@ -17,6 +17,9 @@
 
 namespace unveil::testing {
 
+// The pyenv interpreters the snippet tests compile with (those missing are skipped).
+inline constexpr const char* kSnippetPythons[] = {"3.8.18", "3.9.18", "3.10.13", "3.11.7", "3.12.1", "3.13.0"};
+
 inline std::string pyenv_python(const std::string& version) {
   const char* root = std::getenv("PYENV_ROOT");
   const char* home = std::getenv("HOME");

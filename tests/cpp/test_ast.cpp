@@ -13,11 +13,11 @@
 #include "ast/dump.h"
 #include "ast/identifier.h"
 #include "ast/operators.h"
+#include "ast_builders.h"
 
+namespace unveil::ast {
 namespace {
 
-using namespace unveil;
-using namespace unveil::ast;
 using enum unveil::ast::Operator;
 using enum unveil::ast::UnaryOperator;
 using enum unveil::ast::BoolOperator;
@@ -26,18 +26,7 @@ using enum unveil::ast::CmpOperator;
 constexpr ExprContext kStore = ExprContext::Store;
 constexpr ExprContext kDel = ExprContext::Del;
 
-ExprPtr n(std::string id) { return name(std::move(id)); }
-ExprPtr st(std::string id) { return name(std::move(id), kStore); }
-ExprPtr num(std::int64_t v) { return integer(v); }
-ExprPtr txt(std::string v) { return string(std::move(v)); }
-template <class... S>
-StmtList body(S... stmts) {
-  return StmtList{std::move(stmts)...};
-}
-template <class... E>
-ExprList exprs(E... e) {
-  return ExprList{std::move(e)...};
-}
+using testing::body, testing::exprs, testing::n, testing::num, testing::st, testing::txt;
 
 #define AST_DUMP(source, expected, ...) \
   EXPECT_EQ(dump(Module{StmtList{__VA_ARGS__}}), expected) << "source: " << (source)
@@ -467,3 +456,5 @@ TEST(NameText, EmptyAndOrdered) {
   EXPECT_EQ(names.count(ast::NameText::borrowed(text)), 1u);  // looked up without a std::string
   EXPECT_EQ(names.count(ast::NameText("_t3")), 0u);
 }
+
+}  // namespace unveil::ast

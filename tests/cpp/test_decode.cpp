@@ -10,22 +10,13 @@
 #include "decode/argument.h"
 #include "decode/decode.h"
 #include "support/error.h"
+#include "versions.h"
 
 namespace unveil {
 namespace {
 
-const VersionTraits& version(int minor) {
-  const VersionTraits* traits = find_version(minor);
-  if (!traits) throw std::runtime_error("no traits for 3." + std::to_string(minor));
-  return *traits;
-}
-
-std::uint8_t opcode_of(const VersionTraits& traits, std::string_view name) {
-  for (int op = 0; op < 256; ++op) {
-    if (traits.opcodes[op].name == name) return static_cast<std::uint8_t>(op);
-  }
-  throw std::runtime_error("3." + std::to_string(traits.minor) + " has no " + std::string(name));
-}
+using testing::opcode_of;
+using testing::version;
 
 struct Op {
   std::string_view name;

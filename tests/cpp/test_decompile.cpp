@@ -3,7 +3,6 @@
 // compared with the source text ast.unparse would print.
 #include <gtest/gtest.h>
 
-#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -20,7 +19,7 @@
 
 namespace {
 
-const std::array<const char*, 6> kPythons = {"3.8.18", "3.9.18", "3.10.13", "3.11.7", "3.12.1", "3.13.0"};
+using unveil::testing::kSnippetPythons;
 
 std::vector<std::uint8_t> compile_with(const std::string& version, const std::string& source) {
   return unveil::testing::marshal_snippet(version, source);
@@ -31,7 +30,7 @@ int minor_of(const std::string& version) { return std::stoi(version.substr(2)); 
 // Decompiles `source` with every available interpreter and expects `expected`.
 void expect_all(const std::string& source, const std::string& expected, int from_minor = 8) {
   int ran = 0;
-  for (const char* v : kPythons) {
+  for (const char* v : kSnippetPythons) {
     if (minor_of(v) < from_minor) continue;
     auto data = compile_with(v, source);
     if (data.empty()) continue;

@@ -13,8 +13,7 @@
 #include "read/code_object.h"
 #include "read/object.h"
 
-using namespace unveil;
-
+namespace unveil {
 namespace {
 
 std::string decompiled(const std::shared_ptr<CodeObject>& code) {
@@ -185,3 +184,5 @@ TEST(Dispatch, AwaitAndAsyncWithBecomeStates) {
       "            async with m() as c:\n                t += await g(j)\n    return t\n";
   expect_machine({"3.8.18", "3.11.7", "3.12.1", "3.13.0"}, source, {"await g(j)", ".__aexit__.__get__(", ".__aenter__("});
 }
+
+}  // namespace unveil

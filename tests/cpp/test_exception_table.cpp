@@ -12,17 +12,13 @@
 #include <vector>
 
 #include "decode/exception_table.h"
+#include "hex.h"
 #include "support/error.h"
 
 namespace unveil {
 namespace {
 
-std::string unhex(std::string_view hex) {
-  std::string out;
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
-    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  return out;
-}
+using testing::unhex;
 
 std::string format_entries(const std::vector<ExceptionTableEntry>& entries) {
   std::string out;
@@ -34,8 +30,8 @@ std::string format_entries(const std::vector<ExceptionTableEntry>& entries) {
   return out;
 }
 
-// Decodes and returns the Error it must raise.
-Error decode_error(std::string_view table, std::size_t code_size) {
+// Decodes the table and returns the Error it must raise.
+Error table_error(std::string_view table, std::size_t code_size) {
   try {
     decode_exception_table(table, code_size);
   } catch (const Error& e) {
@@ -45,7 +41,7 @@ Error decode_error(std::string_view table, std::size_t code_size) {
   return Error(ErrorKind::Unsupported, "none");
 }
 
-struct RealTable {
+struct RealExceptionTable {
   int minor;
   const char* function;
   std::size_t code_size;
@@ -54,7 +50,7 @@ struct RealTable {
 };
 
 // clang-format off
-constexpr RealTable kRealTables[] = {
+constexpr RealExceptionTable kRealExceptionTables[] = {
     {11, "f", 46,
         "",
         ""},
@@ -103,14 +99,14 @@ std::vector<std::size_t> entry_starts(std::string_view table) {
 }
 
 TEST(ExceptionTableReal, MatchesDis) {
-  for (const RealTable& t : kRealTables) {
+  for (const RealExceptionTable& t : kRealExceptionTables) {
     SCOPED_TRACE(std::string("3.") + std::to_string(t.minor) + " " + t.function);
     EXPECT_EQ(format_entries(decode_exception_table(unhex(t.table_hex), t.code_size)), t.entries);
   }
 }
 
 TEST(ExceptionTableReal, TruncatedAtEveryLength) {
-  for (const RealTable& t : kRealTables) {
+  for (const RealExceptionTable& t : kRealExceptionTables) {
     SCOPED_TRACE(std::string("3.") + std::to_string(t.minor) + " " + t.function);
     const std::string table = unhex(t.table_hex);
     const auto starts = entry_starts(table);
@@ -129,7 +125,7 @@ TEST(ExceptionTableReal, TruncatedAtEveryLength) {
         continue;
       }
       // Cut inside an entry: an error at the end of the table.
-      const Error e = decode_error(prefix, t.code_size);
+      const Error e = table_error(prefix, t.code_size);
       EXPECT_EQ(e.kind(), ErrorKind::Decode) << "length " << n;
       EXPECT_EQ(e.offset(), n) << "length " << n << ": " << e.what();
     }
@@ -165,40 +161,40 @@ TEST(ExceptionTable, RangeMayEndAtTheEndOfTheCode) {
 }
 
 TEST(ExceptionTable, RangePastTheCode) {
-  const Error e = decode_error(unhex("8001020080060000"), 10);  // second entry: bytes 0..12
+  const Error e = table_error(unhex("8001020080060000"), 10);  // second entry: bytes 0..12
   EXPECT_EQ(e.kind(), ErrorKind::Decode);
   EXPECT_EQ(e.offset(), 4u);
   EXPECT_NE(e.detail().find("outside the code"), std::string::npos) << e.detail();
-  EXPECT_EQ(decode_error(unhex("85010000"), 10).offset(), 0u);  // start 10: at the end
+  EXPECT_EQ(table_error(unhex("85010000"), 10).offset(), 0u);  // start 10: at the end
 }
 
 TEST(ExceptionTable, TargetPastTheCode) {
-  const Error e = decode_error(unhex("80010500"), 10);  // target 5 units = byte 10
+  const Error e = table_error(unhex("80010500"), 10);  // target 5 units = byte 10
   EXPECT_EQ(e.kind(), ErrorKind::Decode);
   EXPECT_EQ(e.offset(), 0u);
   EXPECT_NE(e.detail().find("handler"), std::string::npos) << e.detail();
 }
 
 TEST(ExceptionTable, EmptyRange) {
-  const Error e = decode_error(unhex("80000100"), 10);
+  const Error e = table_error(unhex("80000100"), 10);
   EXPECT_EQ(e.kind(), ErrorKind::Decode);
   EXPECT_NE(e.detail().find("empty"), std::string::npos) << e.detail();
 }
 
 TEST(ExceptionTable, EntryStartMarks) {
   // The first byte of an entry lacks the 0x80 mark.
-  Error e = decode_error(unhex("00010000"), 10);
+  Error e = table_error(unhex("00010000"), 10);
   EXPECT_EQ(e.offset(), 0u);
   EXPECT_NE(e.detail().find("0x80"), std::string::npos) << e.detail();
   // A later byte carries it: the table is out of step.
-  e = decode_error(unhex("80810000"), 10);
+  e = table_error(unhex("80810000"), 10);
   EXPECT_EQ(e.offset(), 1u);
   EXPECT_NE(e.detail().find("start mark"), std::string::npos) << e.detail();
 }
 
 TEST(ExceptionTable, HugeVarint) {
   // Seven 6-bit groups exceed 32 bits.
-  const Error e = decode_error(unhex("c07f7f7f7f7f3f010000"), 10);
+  const Error e = table_error(unhex("c07f7f7f7f7f3f010000"), 10);
   EXPECT_EQ(e.kind(), ErrorKind::Decode);
   EXPECT_EQ(e.offset(), 0u);
   EXPECT_NE(e.detail().find("too large"), std::string::npos) << e.detail();

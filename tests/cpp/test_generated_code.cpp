@@ -9,6 +9,7 @@
 
 #include "assembler.h"
 #include "decompile/decompile.h"
+#include "objects.h"
 
 namespace {
 
@@ -24,12 +25,8 @@ std::string decompile(Assembler& a, int minor, unveil::NameList names,
   return unveil::decompile_to_source(code, *unveil::find_version(minor));
 }
 
-unveil::ObjectRef none() { return unveil::make_object(unveil::NoneValue{}); }
-unveil::ObjectRef integer(int v) {
-  unveil::IntValue value;
-  value.small = v;
-  return unveil::make_object(std::move(value));
-}
+using unveil::testing::integer;
+using unveil::testing::none;
 
 void end(Assembler& a) {
   a.op("LOAD_CONST", 0);

@@ -15,27 +15,15 @@
 #include "lift/name_views.h"
 #include "lift/operators.h"
 #include "lift/version_table.h"
-#include "read/marshal.h"
-#include "python_snippets.h"
+#include "lifting.h"
 #include "support/error.h"
 
-using namespace unveil;
-
+namespace unveil {
 namespace {
 
-std::shared_ptr<const CodeObject> compile_module(const std::string& version, const std::string& source) {
-  std::vector<std::uint8_t> data = unveil::testing::marshal_snippet(version, source);
-  if (data.empty()) return nullptr;
-  int minor = std::stoi(version.substr(2));
-  return read_marshal(data, *find_version(minor))->as<CodeValue>()->code;
-}
-
-// A Definer that refuses nested code: these tests lift plain expressions only.
-struct NoDefiner : lift::Definer {
-  ast::StmtPtr define_function(const lift::FunctionValue&, const std::string&) override { return nullptr; }
-  ast::StmtPtr define_class(const lift::ClassValue&, const std::string&) override { return nullptr; }
-  ast::ExprPtr function_expr(const lift::FunctionValue&, ast::ExprPtr) override { return nullptr; }
-};
+using testing::compile_module;
+using testing::kSnippetPythons;
+using testing::NoDefiner;
 
 // The statements of the entry block of `source`'s module code.
 std::string lift_entry(const std::string& version, const std::string& source) {
@@ -48,8 +36,6 @@ std::string lift_entry(const std::string& version, const std::string& source) {
   lift::BlockEffect eff = lifter.run(graph, graph.entry(), {});
   return unparse(eff.stmts);
 }
-
-const char* kVersions[] = {"3.8.18", "3.9.18", "3.10.13", "3.11.7", "3.12.1", "3.13.0"};
 
 }  // namespace
 
@@ -81,7 +67,7 @@ TEST(LiftVersionRows, EveryVersionHasARow) {
 }
 
 TEST(LiftBlock, ExpressionsAndStores) {
-  for (const char* v : kVersions) {
+  for (const char* v : kSnippetPythons) {
     std::string out = lift_entry(v, "x = -a.b[1:2] ** 2 + f(c, *d, k=e, **g)\ny.z += 1\nq[0] -= w\n");
     if (out == "<skip>") continue;
     EXPECT_EQ(out, "x = -a.b[1:2] ** 2 + f(c, *d, k=e, **g)\ny.z += 1\nq[0] -= w\nreturn None")
@@ -90,7 +76,7 @@ TEST(LiftBlock, ExpressionsAndStores) {
 }
 
 TEST(LiftBlock, UnpackingSwapsAndChains) {
-  for (const char* v : kVersions) {
+  for (const char* v : kSnippetPythons) {
     std::string out = lift_entry(v, "a, (b, *c) = t\nd, e = e, d\nf = g = h()\n");
     if (out == "<skip>") continue;
     EXPECT_EQ(out, "a, (b, *c) = t\nd, e = (e, d)\nf = g = h()\nreturn None") << v;
@@ -98,7 +84,7 @@ TEST(LiftBlock, UnpackingSwapsAndChains) {
 }
 
 TEST(LiftBlock, StringsAndContainers) {
-  for (const char* v : kVersions) {
+  for (const char* v : kSnippetPythons) {
     std::string out = lift_entry(v, "s = f'{a!r:>{w}}-{b}'\nl = [1, *m]\nd = {'k': 1, **n}\n");
     if (out == "<skip>") continue;
     EXPECT_EQ(out, "s = f'{a!r:>{w}}-{b}'\nl = [1, *m]\nd = {'k': 1, **n}\nreturn None") << v;
@@ -147,7 +133,7 @@ TEST(NameViews, FindsEveryInsertedNameAndNoOther) {
 // Names are views of the code object's name tables, not copies (NameText::borrowed):
 // the tree never outlives the code object it was lifted from.
 TEST(Lift, NamesBorrowTheCodeObjectsText) {
-  for (const char* version : kVersions) {
+  for (const char* version : kSnippetPythons) {
     auto code = compile_module(version, "a_rather_long_target_name = a_rather_long_global_name\n");
     if (!code) continue;
     DecodedCode decoded = decode(code, *find_version(code->version_minor));
@@ -170,3 +156,5 @@ TEST(Lift, NamesBorrowTheCodeObjectsText) {
     EXPECT_TRUE(in_names(value->id)) << version;
   }
 }
+
+}  // namespace unveil

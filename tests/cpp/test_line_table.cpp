@@ -16,24 +16,16 @@
 #include <vector>
 
 #include "decode/line_table.h"
+#include "hex.h"
+#include "versions.h"
 
 namespace unveil {
 namespace {
 
-const VersionTraits& version(int minor) {
-  const VersionTraits* traits = find_version(minor);
-  if (!traits) throw std::runtime_error("no traits for 3." + std::to_string(minor));
-  return *traits;
-}
+using testing::unhex;
+using testing::version;
 
-std::string unhex(std::string_view hex) {
-  std::string out;
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
-    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  return out;
-}
-
-CodeObject make_code(int firstlineno, std::size_t code_size, std::string table) {
+CodeObject code_with_line_table(int firstlineno, std::size_t code_size, std::string table) {
   CodeObject code;
   code.firstlineno = firstlineno;
   code.code.assign(code_size, '\0');
@@ -442,7 +434,7 @@ constexpr RealTable kRealTables[] = {
 TEST(LineTableReal, MatchesInterpreter) {
   for (const RealTable& t : kRealTables) {
     SCOPED_TRACE(std::string("3.") + std::to_string(t.minor) + " " + t.function);
-    const CodeObject code = make_code(t.firstlineno, t.code_size, unhex(t.table_hex));
+    const CodeObject code = code_with_line_table(t.firstlineno, t.code_size, unhex(t.table_hex));
     EXPECT_EQ(format_lines(decode_lines(code, version(t.minor))), t.lines);
     if (t.positions) {
       EXPECT_EQ(format_positions(decode_positions(code, version(t.minor))), t.positions);
@@ -462,14 +454,14 @@ TEST(LineTableReal, Python314ReadsThe313Format) {
   for (const RealTable& t : kRealTables) {
     if (t.minor != 13) continue;
     SCOPED_TRACE(t.function);
-    const CodeObject code = make_code(t.firstlineno, t.code_size, unhex(t.table_hex));
+    const CodeObject code = code_with_line_table(t.firstlineno, t.code_size, unhex(t.table_hex));
     EXPECT_EQ(format_lines(decode_lines(code, version(14))), t.lines);
   }
 }
 
 TEST(LineTableReal, NoPositionsBefore311) {
   for (int minor : {8, 9, 10}) {
-    const CodeObject code = make_code(1, 8, unhex("0201"));
+    const CodeObject code = code_with_line_table(1, 8, unhex("0201"));
     EXPECT_TRUE(decode_positions(code, version(minor)).empty()) << "3." << minor;
   }
 }
@@ -478,33 +470,33 @@ TEST(LineTableReal, NoPositionsBefore311) {
 // delta byte >= 0x80 is negative.
 TEST(LineTableLnotab, ContinuationPairsAndNegativeDeltas) {
   // (0,+1) (4,+127) (0,+127) (0,+47) (255,0) (49,+1): the fixture "g" above.
-  const CodeObject g = make_code(1, 312, unhex("0001047f007f002fff003101"));
+  const CodeObject g = code_with_line_table(1, 312, unhex("0001047f007f002fff003101"));
   EXPECT_EQ(format_lines(decode_lines(g, version(8))), "0-4:2 4-308:303 308-312:304");
   // (2,+1) (2,-2) (2,+3): lines go 10, 11, 9, 12.
-  const CodeObject h = make_code(10, 8, unhex("0201" "02fe" "0203"));
+  const CodeObject h = code_with_line_table(10, 8, unhex("0201" "02fe" "0203"));
   EXPECT_EQ(format_lines(decode_lines(h, version(9))), "0-2:10 2-4:11 4-6:9 6-8:12");
 }
 
 TEST(LineTableLnotab, EmptyTableIsTheFirstLine) {
-  EXPECT_EQ(format_lines(decode_lines(make_code(7, 10, ""), version(8))), "0-10:7");
-  EXPECT_EQ(format_lines(decode_lines(make_code(7, 0, ""), version(8))), "");
+  EXPECT_EQ(format_lines(decode_lines(code_with_line_table(7, 10, ""), version(8))), "0-10:7");
+  EXPECT_EQ(format_lines(decode_lines(code_with_line_table(7, 0, ""), version(8))), "");
 }
 
 TEST(LineTableLnotab, OffsetsPastTheCodeAreIgnored) {
   // dis.findlinestarts stops once the address reaches the end of the code.
-  const CodeObject code = make_code(1, 6, unhex("0401" "0401" "0401"));
+  const CodeObject code = code_with_line_table(1, 6, unhex("0401" "0401" "0401"));
   EXPECT_EQ(format_lines(decode_lines(code, version(8))), "0-4:1 4-6:2");
 }
 
 TEST(LineTableLnotab, EqualLinesAreOneRange) {
   // A zero line delta after an address step starts no new line.
-  const CodeObject code = make_code(5, 12, unhex("0400" "0400" "0401"));
+  const CodeObject code = code_with_line_table(5, 12, unhex("0400" "0400" "0401"));
   EXPECT_EQ(format_lines(decode_lines(code, version(9))), "0-12:5");
 }
 
 TEST(LineTable310, NoLineMarkerAndZeroLengthEntries) {
   // (4,+1) (2,-128: no line) (0,+2: moves the line only) (2,0)
-  const CodeObject code = make_code(1, 8, unhex("0401" "0280" "0002" "0200"));
+  const CodeObject code = code_with_line_table(1, 8, unhex("0401" "0280" "0002" "0200"));
   EXPECT_EQ(format_lines(decode_lines(code, version(10))), "0-4:2 4-6:N 6-8:4");
 }
 
@@ -512,7 +504,7 @@ TEST(LineTable310, NoLineMarkerAndZeroLengthEntries) {
 TEST(LineTableLocations, MergingDependsOnVersion) {
   // Three one-unit NO_COLUMNS entries: +0, +0, +1 from line 4.
   const std::string table = unhex("e800" "e800" "e802");
-  const CodeObject code = make_code(4, 6, table);
+  const CodeObject code = code_with_line_table(4, 6, table);
   EXPECT_EQ(format_lines(decode_lines(code, version(11))), "0-2:4 2-4:4 4-6:5");
   EXPECT_EQ(format_lines(decode_lines(code, version(12))), "0-4:4 4-6:5");
   EXPECT_EQ(format_lines(decode_lines(code, version(13))), "0-4:4 4-6:5");
@@ -524,16 +516,16 @@ TEST(LineTableLocations, MergingDependsOnVersion) {
 TEST(LineTableMalformed, LongTableIsClippedToTheCode) {
   // Three NO_COLUMNS entries of 8 units each; co_lines() of 3.12 reports
   // (0,16,4) (16,32,5) (32,48,6) for this table even with 6 bytes of code.
-  const CodeObject code = make_code(3, 6, unhex("ef02" "ef02" "ef02"));
+  const CodeObject code = code_with_line_table(3, 6, unhex("ef02" "ef02" "ef02"));
   EXPECT_EQ(format_lines(decode_lines(code, version(12))), "0-6:4");
   EXPECT_EQ(format_positions(decode_positions(code, version(12))), "4:4:N:N*3");
 }
 
 TEST(LineTableMalformed, ShortTableLeavesTheRestWithoutLine) {
-  const CodeObject code = make_code(3, 6, unhex("e802"));
+  const CodeObject code = code_with_line_table(3, 6, unhex("e802"));
   EXPECT_EQ(format_lines(decode_lines(code, version(12))), "0-2:4 2-6:N");
   EXPECT_EQ(format_positions(decode_positions(code, version(12))), "4:4:N:N N:N:N:N*2");
-  const CodeObject old = make_code(3, 6, unhex("0201"));
+  const CodeObject old = code_with_line_table(3, 6, unhex("0201"));
   EXPECT_EQ(format_lines(decode_lines(old, version(10))), "0-2:4 2-6:N");
 }
 
@@ -542,7 +534,7 @@ TEST(LineTableMalformed, TruncatedEntryStopsDecoding) {
   // bit runs off the end.
   for (const char* hex : {"f000", "f0", "e8", "e840", "f00000"}) {
     SCOPED_TRACE(hex);
-    const CodeObject code = make_code(1, 4, unhex(hex));
+    const CodeObject code = code_with_line_table(1, 4, unhex(hex));
     EXPECT_EQ(format_positions(decode_positions(code, version(11))), "N:N:N:N*2");
     expect_well_formed(code, version(11));
     expect_well_formed(code, version(13));
@@ -554,7 +546,7 @@ TEST(LineTableMalformed, TruncatedAtEveryLength) {
     SCOPED_TRACE(std::string("3.") + std::to_string(t.minor) + " " + t.function);
     const std::string table = unhex(t.table_hex);
     for (std::size_t n = 0; n <= table.size(); ++n) {
-      const CodeObject code = make_code(t.firstlineno, t.code_size, table.substr(0, n));
+      const CodeObject code = code_with_line_table(t.firstlineno, t.code_size, table.substr(0, n));
       expect_well_formed(code, version(t.minor));
       if (::testing::Test::HasFatalFailure()) return;
     }
@@ -572,7 +564,7 @@ TEST(LineTableMalformed, RandomBytes) {
       std::string table(next() % 48, '\0');
       for (char& c : table) c = static_cast<char>(next());
       const std::size_t code_size = 2 * (next() % 40);
-      const CodeObject code = make_code(static_cast<int>(next()) - 100, code_size, table);
+      const CodeObject code = code_with_line_table(static_cast<int>(next()) - 100, code_size, table);
       SCOPED_TRACE("3." + std::to_string(traits->minor) + " round " + std::to_string(round));
       expect_well_formed(code, *traits);
       if (::testing::Test::HasFatalFailure()) return;
@@ -583,7 +575,7 @@ TEST(LineTableMalformed, RandomBytes) {
 TEST(LineTableMalformed, HugeVarintsDoNotOverflow) {
   // Line deltas of 2**31 and beyond, and a 12-group varint.
   const CodeObject code =
-      make_code(0x7fffffff, 4, unhex("e87e7e7e7e0f" "f07f7f7f7f7f7f7f7f7f7f7f0f000000"));
+      code_with_line_table(0x7fffffff, 4, unhex("e87e7e7e7e0f" "f07f7f7f7f7f7f7f7f7f7f7f0f000000"));
   expect_well_formed(code, version(12));
   EXPECT_EQ(decode_positions(code, version(12)).size(), 2u);
 }

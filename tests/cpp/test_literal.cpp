@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "emit/literal.h"
+#include "objects.h"
 #include "read/code_object.h"
 
 namespace unveil {
@@ -125,13 +126,9 @@ constexpr ComplexCase kComplexes[] = {
 };
 // clang-format on
 
-ObjectRef integer(std::int64_t v) {
-  IntValue value;
-  value.small = v;
-  return make_object(std::move(value));
-}
-ObjectRef text(std::string s) { return make_object(StrValue{std::move(s)}); }
-ObjectRef none() { return make_object(NoneValue{}); }
+using testing::integer;
+using testing::none;
+using testing::text;
 
 TEST(LiteralFloat, MatchesPythonRepr) {
   for (const FloatCase& c : kFloats) EXPECT_EQ(float_repr(c.value), c.repr) << c.repr;

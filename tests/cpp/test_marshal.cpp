@@ -19,29 +19,19 @@
 #include "read/code_object.h"
 #include "read/marshal.h"
 #include "read/object.h"
+#include "hex.h"
 #include "support/error.h"
+#include "versions.h"
 
 namespace unveil {
 namespace {
 
-using Bytes = std::vector<std::uint8_t>;
-
-Bytes unhex(std::string_view hex) {
-  Bytes out;
-  auto nibble = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
-    out.push_back(std::uint8_t(nibble(hex[i]) << 4 | nibble(hex[i + 1])));
-  return out;
-}
-
-const VersionTraits& version(int minor) {
-  const VersionTraits* v = find_version(minor);
-  if (!v) throw std::runtime_error("no traits for 3." + std::to_string(minor));
-  return *v;
-}
+using testing::Bytes;
+using testing::unhex_bytes;
+using testing::version;
 
 ObjectRef read_hex(std::string_view hex, int minor = 11, const MarshalOptions& options = {}) {
-  return read_marshal(unhex(hex), version(minor), options);
+  return read_marshal(unhex_bytes(hex), version(minor), options);
 }
 
 // The error read_marshal throws for `data`; fails the test if none is thrown.
@@ -64,7 +54,7 @@ T as(const ObjectRef& obj) {
   return *v;
 }
 
-std::string text(const ObjectRef& obj) { return as<StrValue>(obj).utf8; }
+std::string utf8_of(const ObjectRef& obj) { return as<StrValue>(obj).utf8; }
 
 // Small builders for hand-made streams.
 Bytes cat(std::initializer_list<Bytes> parts) {
@@ -351,7 +341,7 @@ void walk_code(const CodeObject& c, const std::function<void(const CodeObject&)>
     if (auto cv = k->as<CodeValue>()) walk_code(*cv->code, visit);
 }
 
-CodeObject code_of(const ObjectRef& obj) { return *as<CodeValue>(obj).code; }
+CodeObject copy_of_code(const ObjectRef& obj) { return *as<CodeValue>(obj).code; }
 
 CodeObject find_code(const CodeObject& root, std::string_view name) {
   const CodeObject* found = nullptr;
@@ -381,7 +371,7 @@ struct MadeCode {
   }
 };
 
-MadeCode make_code(int minor, std::string_view field = {}, const Bytes& replacement = {}) {
+MadeCode marshalled_code(int minor, std::string_view field = {}, const Bytes& replacement = {}) {
   const bool split = minor <= 10;
   std::vector<std::pair<std::string, Bytes>> f;
   f.emplace_back("argcount", i32(1));
@@ -504,19 +494,19 @@ TEST(MarshalValues, ToDecimal) {
 
 TEST(MarshalValues, LongChecksMirrorCPython) {
   // Zero top digit: CPython's "unnormalized long data".
-  auto e = read_error(unhex("6c020000000100" "0000"));
+  auto e = read_error(unhex_bytes("6c020000000100" "0000"));
   EXPECT_EQ(e.kind(), ErrorKind::Marshal);
   EXPECT_EQ(e.offset(), 7u);
   // A digit >= 2**15.
-  e = read_error(unhex("6c010000000080"));
+  e = read_error(unhex_bytes("6c010000000080"));
   EXPECT_EQ(e.kind(), ErrorKind::Marshal);
   EXPECT_EQ(e.offset(), 5u);
   EXPECT_EQ(as<IntValue>(read_hex("6c01000000ff7f")).small, 32767);
   // INT32_MIN digits: "long size out of range".
-  e = read_error(unhex("6c00000080"));
+  e = read_error(unhex_bytes("6c00000080"));
   EXPECT_EQ(e.offset(), 1u);
   // A digit count far beyond the input must fail before allocating.
-  e = read_error(unhex("6cffffff7f0100"));
+  e = read_error(unhex_bytes("6cffffff7f0100"));
   EXPECT_EQ(e.kind(), ErrorKind::Marshal);
   EXPECT_EQ(e.offset(), 1u);
 }
@@ -565,20 +555,20 @@ TEST(MarshalValues, TextFloatSyntax) {
 
 TEST(MarshalValues, BytesAndStrings) {
   EXPECT_EQ(as<BytesValue>(read_hex("f303000000006162")).data, std::string("\0ab", 3));
-  EXPECT_EQ(text(read_hex("f50600000068c3a9e282ac")), "h\xc3\xa9\xe2\x82\xac");
+  EXPECT_EQ(utf8_of(read_hex("f50600000068c3a9e282ac")), "h\xc3\xa9\xe2\x82\xac");
   // A lone surrogate (surrogatepass) keeps its 3-byte encoding.
-  EXPECT_EQ(text(read_hex("f503000000eda080")), "\xed\xa0\x80");
+  EXPECT_EQ(utf8_of(read_hex("f503000000eda080")), "\xed\xa0\x80");
   // 'z'/'a' strings are Latin-1: 0xe9 is U+00E9.
-  EXPECT_EQ(text(read_hex("7a02e941")), "\xc3\xa9" "A");
-  EXPECT_EQ(text(read_hex("610200000068690a")), "hi");
-  EXPECT_EQ(text(read_hex("4102000000686900")), "hi");
-  EXPECT_EQ(text(read_hex("5a026869")), "hi");
-  EXPECT_EQ(text(read_hex("740200000068690a")), "hi");
+  EXPECT_EQ(utf8_of(read_hex("7a02e941")), "\xc3\xa9" "A");
+  EXPECT_EQ(utf8_of(read_hex("610200000068690a")), "hi");
+  EXPECT_EQ(utf8_of(read_hex("4102000000686900")), "hi");
+  EXPECT_EQ(utf8_of(read_hex("5a026869")), "hi");
+  EXPECT_EQ(utf8_of(read_hex("740200000068690a")), "hi");
 }
 
 TEST(MarshalValues, InvalidUtf8) {
   for (std::string_view bad : {"ff", "c0af", "e08080", "f4908080", "e282", "80"}) {
-    Bytes data = cat({op('u'), i32(std::int64_t(bad.size() / 2 + 1)), op('x'), unhex(bad)});
+    Bytes data = cat({op('u'), i32(std::int64_t(bad.size() / 2 + 1)), op('x'), unhex_bytes(bad)});
     auto e = read_error(data);
     EXPECT_EQ(e.kind(), ErrorKind::Marshal) << bad;
     EXPECT_EQ(e.offset(), 6u) << bad;  // the first bad byte
@@ -600,7 +590,7 @@ TEST(MarshalContainers, AllKinds) {
   EXPECT_EQ(as<IntValue>(tuple[1]).small, 3);
   const auto& dict = as<DictValue>(list[2]).items;
   ASSERT_EQ(dict.size(), 1u);
-  EXPECT_EQ(text(dict[0].first), "a");
+  EXPECT_EQ(utf8_of(dict[0].first), "a");
   EXPECT_TRUE(dict[0].second->is<NoneValue>());
   EXPECT_EQ(as<IntValue>(as<SetValue>(list[3]).items.at(0)).small, 4);
   EXPECT_EQ(as<IntValue>(as<FrozenSetValue>(list[4]).items.at(0)).small, 5);
@@ -620,7 +610,7 @@ TEST(MarshalRefs, SharedObjectsAreShared) {
   // s = 'abc'*3; [s, s]
   const auto& strs = as<ListValue>(read_hex("5b02000000da096162636162636162637200000000")).items;
   ASSERT_EQ(strs.size(), 2u);
-  EXPECT_EQ(text(strs[1]), "abcabcabc");
+  EXPECT_EQ(utf8_of(strs[1]), "abcabcabc");
   EXPECT_EQ(strs[0].get(), strs[1].get());
   // x = (1000, 2000); [x, x, [x]]
   const auto& items =
@@ -634,12 +624,12 @@ TEST(MarshalRefs, SharedObjectsAreShared) {
 
 TEST(MarshalRefs, SlotsInPreOrder) {
   // A list with FLAG_REF takes slot 0 before its children, so 'r' 1 is the int.
-  auto obj = read_marshal(cat({unhex("db02000000"), unhex("e907000000"), op('r'), i32(1)}),
+  auto obj = read_marshal(cat({unhex_bytes("db02000000"), unhex_bytes("e907000000"), op('r'), i32(1)}),
                           version(11));
   const auto& items = as<ListValue>(obj).items;
   EXPECT_EQ(items[0].get(), items[1].get());
   // Singletons never take a slot, FLAG_REF or not (as in CPython).
-  auto e = read_error(cat({unhex("2902ce"), op('r'), i32(0)}));
+  auto e = read_error(cat({unhex_bytes("2902ce"), op('r'), i32(0)}));
   EXPECT_EQ(e.kind(), ErrorKind::Marshal);
   EXPECT_EQ(e.offset(), 4u);
   EXPECT_NE(std::string(e.what()).find("out of range"), std::string::npos);
@@ -649,22 +639,22 @@ TEST(MarshalRefs, BadReferences) {
   auto e = read_error(cat({op('r'), i32(0)}));
   EXPECT_EQ(e.kind(), ErrorKind::Marshal);
   EXPECT_EQ(e.offset(), 1u);
-  e = read_error(cat({unhex("2902e905000000"), op('r'), i32(-1)}));
+  e = read_error(cat({unhex_bytes("2902e905000000"), op('r'), i32(-1)}));
   EXPECT_EQ(e.offset(), 8u);
-  e = read_error(cat({unhex("2902e905000000"), op('r'), i32(5)}), 11, {}, 100);
+  e = read_error(cat({unhex_bytes("2902e905000000"), op('r'), i32(5)}), 11, {}, 100);
   EXPECT_EQ(e.offset(), 108u);  // base_offset is added
 }
 
 TEST(MarshalRefs, SelfReferenceIsAnError) {
   // A tuple, list and frozenset that contain themselves.
   for (std::string_view head : {"a901", "db01000000", "be01000000", "fb"}) {
-    auto e = read_error(cat({unhex(head), op('r'), i32(0), op('0')}));
+    auto e = read_error(cat({unhex_bytes(head), op('r'), i32(0), op('0')}));
     EXPECT_EQ(e.kind(), ErrorKind::Marshal) << head;
     EXPECT_EQ(e.offset(), head.size() / 2 + 1) << head;
     EXPECT_NE(std::string(e.what()).find("still being read"), std::string::npos);
   }
   // A code object whose consts refer to the code object itself.
-  MadeCode made = make_code(11, "consts", cat({op(')'), Bytes{1}, op('r'), i32(0)}));
+  MadeCode made = marshalled_code(11, "consts", cat({op(')'), Bytes{1}, op('r'), i32(0)}));
   auto e = read_error(made.data);
   EXPECT_EQ(e.kind(), ErrorKind::Marshal);
   EXPECT_EQ(e.offset(), made.offset_of("consts") + 3);
@@ -673,7 +663,7 @@ TEST(MarshalRefs, SelfReferenceIsAnError) {
 // ---- version-specific codes and malformed streams ------------------------------
 
 TEST(MarshalErrors, SliceOnlyInVersion5) {
-  Bytes slice = cat({op(':'), op('N'), unhex("e905000000"), op('N')});
+  Bytes slice = cat({op(':'), op('N'), unhex_bytes("e905000000"), op('N')});
   auto obj = read_marshal(slice, version(14));
   const auto& s = as<SliceValue>(obj);
   EXPECT_TRUE(s.start->is<NoneValue>());
@@ -687,20 +677,20 @@ TEST(MarshalErrors, SliceOnlyInVersion5) {
 TEST(MarshalErrors, UnknownTypeCodes) {
   for (std::uint8_t code : {std::uint8_t('?'), std::uint8_t(0x01), std::uint8_t(0xbf),
                             std::uint8_t('R'), std::uint8_t(0x7f)}) {
-    auto e = read_error(cat({unhex("2902e905000000"), Bytes{code}}));
+    auto e = read_error(cat({unhex_bytes("2902e905000000"), Bytes{code}}));
     EXPECT_EQ(e.kind(), ErrorKind::Marshal);
     EXPECT_EQ(e.offset(), 7u);
   }
-  auto e = read_error(cat({unhex("2902e905000000"), op('?')}), 11, {}, 16);
+  auto e = read_error(cat({unhex_bytes("2902e905000000"), op('?')}), 11, {}, 16);
   EXPECT_EQ(e.offset(), 23u);
   EXPECT_NE(std::string(e.what()).find("unknown type code 0x3f ('?')"), std::string::npos);
 }
 
 TEST(MarshalErrors, NullOutsideDict) {
-  EXPECT_EQ(read_error(unhex("30")).offset(), 0u);
-  EXPECT_EQ(read_error(unhex("290130")).offset(), 2u);
+  EXPECT_EQ(read_error(unhex_bytes("30")).offset(), 0u);
+  EXPECT_EQ(read_error(unhex_bytes("290130")).offset(), 2u);
   // A NULL value (CPython silently drops the pair; we refuse).
-  EXPECT_EQ(read_error(unhex("7b4e30")).offset(), 2u);
+  EXPECT_EQ(read_error(unhex_bytes("7b4e30")).offset(), 2u);
 }
 
 TEST(MarshalErrors, SizesCheckedBeforeAllocating) {
@@ -729,15 +719,15 @@ TEST(MarshalErrors, DepthBombIsRefused) {
 TEST(MarshalErrors, DepthLimitIsExact) {
   MarshalOptions options;
   options.max_depth = 3;
-  EXPECT_NO_THROW(read_marshal(unhex("290129012900"), version(11), options));
-  EXPECT_EQ(read_error(unhex("2901290129012900"), 11, options).offset(), 6u);
+  EXPECT_NO_THROW(read_marshal(unhex_bytes("290129012900"), version(11), options));
+  EXPECT_EQ(read_error(unhex_bytes("2901290129012900"), 11, options).offset(), 6u);
   // Scalars inside the deepest container do not count.
-  EXPECT_NO_THROW(read_marshal(unhex("2901290129014e"), version(11), options));
+  EXPECT_NO_THROW(read_marshal(unhex_bytes("2901290129014e"), version(11), options));
 }
 
 TEST(MarshalErrors, TruncationAtEveryPrefix) {
   for (const auto& sample : kSamples) {
-    Bytes full = unhex(sample.hex);
+    Bytes full = unhex_bytes(sample.hex);
     for (std::size_t n = 0; n < full.size(); ++n) {
       Bytes prefix(full.begin(), full.begin() + std::ptrdiff_t(n));
       try {
@@ -756,7 +746,7 @@ TEST(MarshalErrors, CorruptedBytesNeverCrash) {
   // per layout variant keeps a Debug run short.
   for (const auto& sample : kSamples) {
     if (sample.minor == 9 || sample.minor == 12) continue;
-    const Bytes full = unhex(sample.hex);
+    const Bytes full = unhex_bytes(sample.hex);
     for (std::size_t i = 0; i < full.size(); ++i) {
       for (std::uint8_t value :
            {std::uint8_t(0xff), std::uint8_t(full[i] ^ 0x80), std::uint8_t(full[i] ^ 0x01)}) {
@@ -789,12 +779,12 @@ TEST(MarshalPlaceholders, StringsBecomePlaceholders) {
   EXPECT_EQ(as<PlaceholderValue>(items[1]).name, "torch.float32");
   EXPECT_EQ(as<PlaceholderValue>(items[1]).index, 0u);
   EXPECT_STREQ(items[1]->type_name(), "placeholder");
-  EXPECT_EQ(text(items[2]), "__ph_");
-  EXPECT_EQ(text(items[3]), "__ph_01");
-  EXPECT_EQ(text(items[4]), "__ph_x");
-  EXPECT_EQ(text(items[5]), "other");
+  EXPECT_EQ(utf8_of(items[2]), "__ph_");
+  EXPECT_EQ(utf8_of(items[3]), "__ph_01");
+  EXPECT_EQ(utf8_of(items[4]), "__ph_x");
+  EXPECT_EQ(utf8_of(items[5]), "other");
   // No prefix: no substitution.
-  EXPECT_EQ(text(as<TupleValue>(read_marshal(data, version(11))).items[0]), "__ph_1");
+  EXPECT_EQ(utf8_of(as<TupleValue>(read_marshal(data, version(11))).items[0]), "__ph_1");
 }
 
 TEST(MarshalPlaceholders, IndexOutOfRange) {
@@ -807,14 +797,14 @@ TEST(MarshalPlaceholders, IndexOutOfRange) {
 
 TEST(MarshalPlaceholders, InsideCodeObjects) {
   for (int minor : kLayoutMinors) {
-    MadeCode made = make_code(minor, "consts", small_tuple({short_str("__ph_1")}));
+    MadeCode made = marshalled_code(minor, "consts", small_tuple({short_str("__ph_1")}));
     // A name that happens to look like a placeholder still reads as a name.
     Bytes data = made.data;
     std::size_t at = made.offset_of("names");
     Bytes names = small_tuple({short_str("__ph_0")});
     data.erase(data.begin() + std::ptrdiff_t(at), data.begin() + std::ptrdiff_t(at + 2));
     data.insert(data.begin() + std::ptrdiff_t(at), names.begin(), names.end());
-    const auto& code = code_of(read_marshal(data, version(minor), placeholder_options()));
+    const auto& code = copy_of_code(read_marshal(data, version(minor), placeholder_options()));
     EXPECT_EQ(as<PlaceholderValue>(code.consts.at(0)).name, "MyClass");
     EXPECT_EQ(code.names, std::vector<std::string_view>{"__ph_0"});
   }
@@ -827,7 +817,7 @@ TEST(MarshalCode, SamplesMatchPython) {
     SCOPED_TRACE("3." + std::to_string(sample.minor));
     auto module = read_hex(sample.hex, sample.minor);
     std::vector<std::string> got;
-    walk_code(code_of(module), [&](const CodeObject& c) {
+    walk_code(copy_of_code(module), [&](const CodeObject& c) {
       got.push_back(describe(c));
       EXPECT_EQ(c.version_minor, sample.minor);
       EXPECT_EQ(c.filename, "sample.py");
@@ -840,7 +830,7 @@ TEST(MarshalCode, SamplesMatchPython) {
 TEST(MarshalCode, SampleConstants) {
   for (const auto& sample : kSamples) {
     SCOPED_TRACE("3." + std::to_string(sample.minor));
-    const auto& module = code_of(read_hex(sample.hex, sample.minor));
+    const auto& module = copy_of_code(read_hex(sample.hex, sample.minor));
     const TupleValue* big = nullptr;
     const FrozenSetValue* set = nullptr;
     for (const auto& k : module.consts) {
@@ -853,7 +843,7 @@ TEST(MarshalCode, SampleConstants) {
     EXPECT_EQ(as<FloatValue>(big->items[2]).value, 1.5);
     EXPECT_EQ(as<ComplexValue>(big->items[3]).imag, 2.0);
     EXPECT_EQ(as<BytesValue>(big->items[4]).data, std::string("\0b", 2));
-    EXPECT_EQ(text(big->items[5]), "h\xc3\xa9\xe2\x82\xac");
+    EXPECT_EQ(utf8_of(big->items[5]), "h\xc3\xa9\xe2\x82\xac");
     EXPECT_TRUE(big->items[6]->is<NoneValue>());
     EXPECT_TRUE(big->items[7]->is<EllipsisValue>());
     ASSERT_NE(set, nullptr);
@@ -867,13 +857,13 @@ TEST(MarshalCode, SampleConstants) {
 TEST(MarshalCode, LocalsPlusKinds311Plus) {
   for (int minor : {11, 12, 13}) {
     SCOPED_TRACE("3." + std::to_string(minor));
-    const auto& outer = find_code(code_of(read_hex(kSamples[minor - 8].hex, minor)), "outer");
+    const auto& outer = find_code(copy_of_code(read_hex(kSamples[minor - 8].hex, minor)), "outer");
     // An argument captured by a closure is one slot of kind LOCAL|CELL.
     EXPECT_EQ(kind_of(outer, "a"), kLocalPlain | kLocalCell);
     EXPECT_EQ(kind_of(outer, "b"), kLocalPlain);
     EXPECT_EQ(kind_of(outer, "x"), kLocalCell);
     EXPECT_EQ(outer.localsplusnames.size(), outer.localspluskinds.size());
-    const auto& inner = find_code(code_of(read_hex(kSamples[minor - 8].hex, minor)), "inner");
+    const auto& inner = find_code(copy_of_code(read_hex(kSamples[minor - 8].hex, minor)), "inner");
     EXPECT_EQ(kind_of(inner, "x"), kLocalFree);
     EXPECT_EQ(inner.qualname, "outer.<locals>.inner");
   }
@@ -891,7 +881,7 @@ TEST(MarshalCode, HiddenLocals312) {
     "00000073190000008400d9151a98319358d7091e90018a21d3091e8142f9d3091e730400000090091e0672040000004e"
     "29017204000000a900f300000000720d000000fa083c6d6f64756c653e721000000001000000730f000000f003010101"
     "f70201011ff20001011f720f000000";
-  const auto& c = find_code(code_of(read_hex(kHidden, 12)), "C");
+  const auto& c = find_code(copy_of_code(read_hex(kHidden, 12)), "C");
   EXPECT_EQ(c.localspluskinds, (std::vector<std::uint8_t>{0x30, 0x30}));
   EXPECT_EQ(c.varnames, (std::vector<std::string_view>{".0", "i"}));
   EXPECT_EQ(c.nlocals, 2);
@@ -901,13 +891,13 @@ TEST(MarshalCode, HiddenLocals312) {
 TEST(MarshalCode, DerivedLocalsPlusBefore311) {
   for (int minor : {8, 9, 10}) {
     SCOPED_TRACE("3." + std::to_string(minor));
-    const auto& outer = find_code(code_of(read_hex(kSamples[minor - 8].hex, minor)), "outer");
+    const auto& outer = find_code(copy_of_code(read_hex(kSamples[minor - 8].hex, minor)), "outer");
     // varnames (args that are cells marked LOCAL|CELL), other cells, frees.
     EXPECT_EQ(outer.localsplusnames,
               (std::vector<std::string_view>{"a", "b", "c", "d", "args", "kw", "inner", "x"}));
     EXPECT_EQ(outer.localspluskinds,
               (std::vector<std::uint8_t>{0x60, 0x20, 0x60, 0x20, 0x20, 0x20, 0x40, 0x40}));
-    const auto& inner = find_code(code_of(read_hex(kSamples[minor - 8].hex, minor)), "inner");
+    const auto& inner = find_code(copy_of_code(read_hex(kSamples[minor - 8].hex, minor)), "inner");
     EXPECT_EQ(inner.localsplusnames, (std::vector<std::string_view>{"y", "a", "c", "x"}));
     EXPECT_EQ(inner.localspluskinds, (std::vector<std::uint8_t>{0x20, 0x80, 0x80, 0x80}));
     EXPECT_EQ(inner.qualname, "inner");
@@ -918,7 +908,7 @@ TEST(MarshalCode, DerivedLocalsPlusBefore311) {
 TEST(MarshalCode, MadeCodeReads) {
   for (int minor : kLayoutMinors) {
     SCOPED_TRACE("3." + std::to_string(minor));
-    const auto& c = code_of(read_marshal(make_code(minor).data, version(minor)));
+    const auto& c = copy_of_code(read_marshal(marshalled_code(minor).data, version(minor)));
     EXPECT_EQ(c.name, "f");
     EXPECT_EQ(c.qualname, "f");
     EXPECT_EQ(c.argcount, 1);
@@ -941,11 +931,11 @@ struct FieldCase {
 TEST(MarshalCode, FieldErrors) {
   const std::vector<FieldCase> cases = {
       {"names", cat({op('['), i32(0)}), "co_names is a list, expected a tuple of str"},
-      {"names", small_tuple({unhex("e901000000")}), "co_names[0] is an int, expected a str"},
+      {"names", small_tuple({unhex_bytes("e901000000")}), "co_names[0] is an int, expected a str"},
       {"code", short_str("ab"), "co_code is a str, expected bytes"},
       {"code", bytes_obj("abc"), "co_code has odd length 3"},
       {"consts", op('N'), "co_consts is None, expected a tuple"},
-      {"filename", unhex("e901000000"), "co_filename is an int, expected a str"},
+      {"filename", unhex_bytes("e901000000"), "co_filename is an int, expected a str"},
       {"name", bytes_obj("f"), "co_name is bytes, expected a str"},
       {"linetable", short_str(""), "", false, false},
       {"argcount", i32(-1), "co_argcount is -1, expected a count >= 0"},
@@ -968,7 +958,7 @@ TEST(MarshalCode, FieldErrors) {
     for (const auto& c : cases) {
       if ((c.split_only && !split) || (c.plus_only && split)) continue;
       SCOPED_TRACE("3." + std::to_string(minor) + " " + c.field);
-      MadeCode made = make_code(minor, c.field, c.replacement);
+      MadeCode made = marshalled_code(minor, c.field, c.replacement);
       auto e = read_error(made.data, minor);
       EXPECT_EQ(e.kind(), ErrorKind::CodeObject);
       std::string expected = c.message;
@@ -991,17 +981,17 @@ TEST(MarshalCode, FieldErrors) {
 TEST(MarshalCode, FieldThroughReference) {
   // Fields may be back-references; their type is that of the target.
   for (int minor : kLayoutMinors) {
-    MadeCode made = make_code(minor, "names", cat({op('r'), i32(0)}));
+    MadeCode made = marshalled_code(minor, "names", cat({op('r'), i32(0)}));
     auto e = read_error(made.data, minor);
     EXPECT_EQ(e.kind(), ErrorKind::Marshal);  // slot 0 is the code object itself
-    made = make_code(minor, "consts", small_tuple({unhex("7a0178") /*z*/}));
+    made = marshalled_code(minor, "consts", small_tuple({unhex_bytes("7a0178") /*z*/}));
     Bytes data = made.data;
     data[made.offset_of("consts") + 2] |= 0x80;  // the str takes slot 1
     Bytes ref = small_tuple({cat({op('r'), i32(1)})});
     std::size_t at = made.offset_of("names");
     data.erase(data.begin() + std::ptrdiff_t(at), data.begin() + std::ptrdiff_t(at + 2));
     data.insert(data.begin() + std::ptrdiff_t(at), ref.begin(), ref.end());
-    const auto& c = code_of(read_marshal(data, version(minor)));
+    const auto& c = copy_of_code(read_marshal(data, version(minor)));
     EXPECT_EQ(c.names, std::vector<std::string_view>{"x"});
   }
 }
@@ -1014,8 +1004,8 @@ TEST(MarshalCode, NamesOutliveTheBytesAndTheObjectsRead) {
     std::optional<CodeObject> copy;
     {
       const Bytes utf8_name = cat({op('u'), i32(4), Bytes{'n', 0xc3, 0xa9, 'e'}});  // "née"
-      MadeCode made = make_code(minor, "names", small_tuple({utf8_name, short_str("x")}));
-      auto code = std::make_shared<CodeObject>(code_of(read_marshal(made.data, version(minor))));
+      MadeCode made = marshalled_code(minor, "names", small_tuple({utf8_name, short_str("x")}));
+      auto code = std::make_shared<CodeObject>(copy_of_code(read_marshal(made.data, version(minor))));
       copy = *code;
     }
     EXPECT_EQ(copy->names, (std::vector<std::string_view>{"n\xc3\xa9" "e", "x"}));
@@ -1028,14 +1018,14 @@ TEST(MarshalPlaceholders, NameSharedWithAPlaceholderReadsAsItsText) {
   // A name that is a back-reference to a str the reader made a placeholder:
   // the name's text is made again, and held by the code object.
   for (int minor : kLayoutMinors) {
-    MadeCode made = make_code(minor, "consts", small_tuple({short_str("__ph_1")}));
+    MadeCode made = marshalled_code(minor, "consts", small_tuple({short_str("__ph_1")}));
     Bytes data = made.data;
     data[made.offset_of("consts") + 2] |= 0x80;  // the str takes slot 1
     const Bytes ref = small_tuple({cat({op('r'), i32(1)})});
     const std::size_t at = made.offset_of("names");
     data.erase(data.begin() + std::ptrdiff_t(at), data.begin() + std::ptrdiff_t(at + 2));
     data.insert(data.begin() + std::ptrdiff_t(at), ref.begin(), ref.end());
-    const CodeObject c = code_of(read_marshal(data, version(minor), placeholder_options()));
+    const CodeObject c = copy_of_code(read_marshal(data, version(minor), placeholder_options()));
     EXPECT_EQ(as<PlaceholderValue>(c.consts.at(0)).name, "MyClass");
     EXPECT_EQ(c.names, std::vector<std::string_view>{"__ph_1"});
   }

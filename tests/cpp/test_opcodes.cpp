@@ -6,18 +6,15 @@
 #include <string_view>
 
 #include "opcodes/version.h"
+#include "versions.h"
 
 namespace unveil {
 namespace {
 
-const VersionTraits& version(int minor) {
-  const VersionTraits* traits = find_version(minor);
-  if (!traits) throw std::runtime_error("no traits for 3." + std::to_string(minor));
-  return *traits;
-}
+using testing::version;
 
 // The opcode named `name`, or -1.
-int opcode_of(const VersionTraits& traits, std::string_view name) {
+int opcode_or_minus_one(const VersionTraits& traits, std::string_view name) {
   for (int op = 0; op < 256; ++op) {
     if (traits.opcodes[op].name == name) return op;
   }
@@ -26,7 +23,7 @@ int opcode_of(const VersionTraits& traits, std::string_view name) {
 
 const OpcodeInfo& info(int minor, std::string_view name) {
   const VersionTraits& traits = version(minor);
-  const int op = opcode_of(traits, name);
+  const int op = opcode_or_minus_one(traits, name);
   if (op < 0) throw std::runtime_error(std::string(name) + " missing");
   return traits.opcodes[op];
 }
@@ -161,7 +158,7 @@ TEST(Opcodes, ArgumentKinds) {
   EXPECT_EQ(info(12, "CALL_INTRINSIC_2").arg, ArgKind::Intrinsic2);
   EXPECT_EQ(info(12, "FORMAT_VALUE").arg, ArgKind::FormatValue);
   EXPECT_EQ(info(13, "CONVERT_VALUE").arg, ArgKind::ConvertValue);
-  EXPECT_EQ(opcode_of(version(13), "FORMAT_VALUE"), -1);
+  EXPECT_EQ(opcode_or_minus_one(version(13), "FORMAT_VALUE"), -1);
   EXPECT_EQ(info(14, "LOAD_SMALL_INT").arg, ArgKind::SmallInt);
   EXPECT_EQ(info(14, "LOAD_COMMON_CONSTANT").arg, ArgKind::CommonConstant);
   EXPECT_EQ(info(14, "LOAD_SPECIAL").arg, ArgKind::SpecialMethod);
@@ -227,16 +224,16 @@ TEST(Opcodes, RuntimeOnlyOpcodesAreUnknown) {
 }
 
 TEST(Opcodes, RenumberedOpcodes) {
-  EXPECT_EQ(opcode_of(version(8), "LOAD_CONST"), 100);
-  EXPECT_EQ(opcode_of(version(12), "LOAD_CONST"), 100);
-  EXPECT_EQ(opcode_of(version(13), "LOAD_CONST"), 83);
-  EXPECT_EQ(opcode_of(version(14), "LOAD_CONST"), 82);
-  EXPECT_EQ(opcode_of(version(14), "RESUME"), 128);
-  EXPECT_EQ(opcode_of(version(13), "RESUME"), 149);
-  EXPECT_EQ(opcode_of(version(14), "BINARY_SUBSCR"), -1);
-  EXPECT_EQ(opcode_of(version(11), "LOAD_METHOD"), 160);
-  EXPECT_EQ(opcode_of(version(12), "LOAD_METHOD"), -1);  // a pseudo-op from 3.12
-  EXPECT_EQ(opcode_of(version(13), "LOAD_CLOSURE"), -1);  // a pseudo-op from 3.13
+  EXPECT_EQ(opcode_or_minus_one(version(8), "LOAD_CONST"), 100);
+  EXPECT_EQ(opcode_or_minus_one(version(12), "LOAD_CONST"), 100);
+  EXPECT_EQ(opcode_or_minus_one(version(13), "LOAD_CONST"), 83);
+  EXPECT_EQ(opcode_or_minus_one(version(14), "LOAD_CONST"), 82);
+  EXPECT_EQ(opcode_or_minus_one(version(14), "RESUME"), 128);
+  EXPECT_EQ(opcode_or_minus_one(version(13), "RESUME"), 149);
+  EXPECT_EQ(opcode_or_minus_one(version(14), "BINARY_SUBSCR"), -1);
+  EXPECT_EQ(opcode_or_minus_one(version(11), "LOAD_METHOD"), 160);
+  EXPECT_EQ(opcode_or_minus_one(version(12), "LOAD_METHOD"), -1);  // a pseudo-op from 3.12
+  EXPECT_EQ(opcode_or_minus_one(version(13), "LOAD_CLOSURE"), -1);  // a pseudo-op from 3.13
 }
 
 TEST(Opcodes, OperatorTables) {

@@ -12,20 +12,14 @@
 #include "opcodes/version.h"
 #include "read/code_object.h"
 #include "read/pyc.h"
+#include "hex.h"
 #include "support/error.h"
 
 namespace unveil {
 namespace {
 
-using Bytes = std::vector<std::uint8_t>;
-
-Bytes unhex(std::string_view hex) {
-  Bytes out;
-  auto nibble = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
-    out.push_back(std::uint8_t(nibble(hex[i]) << 4 | nibble(hex[i + 1])));
-  return out;
-}
+using testing::Bytes;
+using testing::unhex_bytes;
 
 // Python 3.8: py_compile of "x = 1\n" (TIMESTAMP); magic 550d0d0a
 constexpr std::string_view kTiny38 =
@@ -70,7 +64,7 @@ const CodeObject& module_code(const PycFile& pyc) {
 }
 
 TEST(PycHeader, Timestamp38) {
-  Bytes file = unhex(kTiny38);
+  Bytes file = unhex_bytes(kTiny38);
   PycHeader h = read_pyc_header(file);
   EXPECT_EQ(h.magic, 3413);
   ASSERT_NE(h.version, nullptr);
@@ -83,7 +77,7 @@ TEST(PycHeader, Timestamp38) {
 }
 
 TEST(PycHeader, CheckedHash311) {
-  PycHeader h = read_pyc_header(unhex(kTiny311));
+  PycHeader h = read_pyc_header(unhex_bytes(kTiny311));
   EXPECT_EQ(h.magic, 3495);
   EXPECT_EQ(h.version->minor, 11);
   EXPECT_TRUE(h.hash_based());
@@ -93,7 +87,7 @@ TEST(PycHeader, CheckedHash311) {
 }
 
 TEST(PycHeader, UncheckedHash313) {
-  PycHeader h = read_pyc_header(unhex(kTiny313));
+  PycHeader h = read_pyc_header(unhex_bytes(kTiny313));
   EXPECT_EQ(h.magic, 3571);
   EXPECT_EQ(h.version->minor, 13);
   EXPECT_TRUE(h.hash_based());
@@ -122,7 +116,7 @@ TEST(PycHeader, UnknownMagic) {
 }
 
 TEST(PycHeader, MissingCrLf) {
-  Bytes file = unhex(kTiny38);
+  Bytes file = unhex_bytes(kTiny38);
   file[2] = '\n';
   file[3] = '\r';
   auto e = header_error(file);
@@ -131,7 +125,7 @@ TEST(PycHeader, MissingCrLf) {
 }
 
 TEST(PycHeader, UnknownFlags) {
-  Bytes file = unhex(kTiny311);
+  Bytes file = unhex_bytes(kTiny311);
   file[4] = 0x07;
   auto e = header_error(file);
   EXPECT_EQ(e.kind(), ErrorKind::Pyc);
@@ -142,7 +136,7 @@ TEST(PycHeader, UnknownFlags) {
 }
 
 TEST(PycHeader, Truncated) {
-  Bytes file = unhex(kTiny313);
+  Bytes file = unhex_bytes(kTiny313);
   for (std::size_t n = 0; n < kPycHeaderSize; ++n) {
     Bytes prefix(file.begin(), file.begin() + std::ptrdiff_t(n));
     try {
@@ -156,7 +150,7 @@ TEST(PycHeader, Truncated) {
 
 TEST(PycFile, ReadsModules) {
   for (std::string_view hex : {kTiny38, kTiny311, kTiny313}) {
-    PycFile pyc = read_pyc(unhex(hex));
+    PycFile pyc = read_pyc(unhex_bytes(hex));
     const CodeObject& code = module_code(pyc);
     EXPECT_EQ(code.version_minor, pyc.header.version->minor);
     EXPECT_EQ(code.name, "<module>");
@@ -185,7 +179,7 @@ TEST(PycFile, BodyErrorsUseFileOffsets) {
 
 TEST(PycFile, TruncationAtEveryPrefix) {
   for (std::string_view hex : {kTiny38, kTiny311, kTiny313}) {
-    Bytes file = unhex(hex);
+    Bytes file = unhex_bytes(hex);
     for (std::size_t n = 0; n < file.size(); ++n) {
       Bytes prefix(file.begin(), file.begin() + std::ptrdiff_t(n));
       EXPECT_THROW(read_pyc(prefix), Error) << n;

@@ -11,31 +11,26 @@
 #include "decode/decode.h"
 #include "emit/unparse.h"
 #include "lift/lifter.h"
-#include "read/marshal.h"
+#include "lifting.h"
 #include "structure/simplify.h"
 #include "structure/structurer.h"
-#include "python_snippets.h"
 #include "support/error.h"
 
-using namespace unveil;
-
+namespace unveil {
 namespace {
+
+using testing::compile_module;
+using testing::kSnippetPythons;
+using testing::NoDefiner;
 
 // The code object of the first function defined in `source`.
 std::shared_ptr<const CodeObject> first_function(const std::string& version, const std::string& source) {
-  std::vector<std::uint8_t> data = unveil::testing::marshal_snippet(version, source);
-  if (data.empty()) return nullptr;
-  auto module = read_marshal(data, *find_version(std::stoi(version.substr(2))))->as<CodeValue>()->code;
+  auto module = compile_module(version, source);
+  if (!module) return nullptr;
   for (const ObjectRef& c : module->consts)
     if (auto* cv = c->as<CodeValue>()) return cv->code;
   return nullptr;
 }
-
-struct NoDefiner : lift::Definer {
-  ast::StmtPtr define_function(const lift::FunctionValue&, const std::string&) override { return nullptr; }
-  ast::StmtPtr define_class(const lift::ClassValue&, const std::string&) override { return nullptr; }
-  ast::ExprPtr function_expr(const lift::FunctionValue&, ast::ExprPtr) override { return nullptr; }
-};
 
 std::string structured(const std::shared_ptr<const CodeObject>& code) {
   DecodedCode decoded = decode(code, *find_version(code->version_minor));
@@ -44,14 +39,12 @@ std::string structured(const std::shared_ptr<const CodeObject>& code) {
   return unparse(structure::simplify(s.run(), code->version_minor));
 }
 
-const char* kVersions[] = {"3.8.18", "3.9.18", "3.10.13", "3.11.7", "3.12.1", "3.13.0"};
-
 // Expects `body` (a function body, 4-space indented in `source`) to come back
 // as `expected` on every version from `from_minor` on; `return None` endings
 // may be duplicated by the compiler, so they are compared after removal.
 void expect_body(const std::string& source, const std::string& expected, int from_minor = 8) {
   int ran = 0;
-  for (const char* v : kVersions) {
+  for (const char* v : kSnippetPythons) {
     if (std::stoi(std::string(v).substr(2)) < from_minor) continue;
     auto code = first_function(v, source);
     if (!code) continue;
@@ -125,3 +118,5 @@ TEST(Structure, NegateFoldsOnlyDoubleNot) {
   EXPECT_EQ(unparse_expr(*n), "not x");
   EXPECT_EQ(structure::negate(n), x);
 }
+
+}  // namespace unveil

@@ -11,6 +11,7 @@
 
 #include "assembler.h"
 #include "decompile/decompile.h"
+#include "objects.h"
 #include "python_snippets.h"
 #include "read/object.h"
 #include "support/error.h"
@@ -20,12 +21,13 @@ namespace {
 
 using testing::Assembler;
 
-const std::array<const char*, 2> kPythons = {"3.12.1", "3.13.0"};
+// The interpreters with type parameter syntax.
+const std::array<const char*, 2> kTypeParamPythons = {"3.12.1", "3.13.0"};
 
 // Decompiles `source` with each available interpreter from 3.<from_minor>.
 void expect_source(const std::string& source, const std::string& expected, int from_minor = 12) {
   int ran = 0;
-  for (const char* v : kPythons) {
+  for (const char* v : kTypeParamPythons) {
     const int minor = std::stoi(std::string(v).substr(2));
     if (minor < from_minor) continue;
     auto data = testing::marshal_snippet(v, source);
@@ -36,8 +38,8 @@ void expect_source(const std::string& source, const std::string& expected, int f
   if (ran == 0) GTEST_SKIP() << "no pyenv Python 3.12+ available";
 }
 
-ObjectRef text(std::string s) { return make_object(StrValue{std::move(s)}); }
-ObjectRef code_const(std::shared_ptr<const CodeObject> c) { return make_object(CodeValue{std::move(c)}); }
+using testing::code_const;
+using testing::text;
 
 }  // namespace
 

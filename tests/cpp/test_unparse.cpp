@@ -16,13 +16,13 @@
 #include <vector>
 
 #include "ast/build.h"
+#include "ast_builders.h"
 #include "emit/unparse.h"
 #include "support/error.h"
 
+namespace unveil::ast {
 namespace {
 
-using namespace unveil;
-using namespace unveil::ast;
 using enum unveil::ast::Operator;
 using enum unveil::ast::UnaryOperator;
 using enum unveil::ast::BoolOperator;
@@ -40,19 +40,8 @@ UnparseOptions ast_style() {
   return options;
 }
 
-ExprPtr n(std::string id) { return name(std::move(id)); }
-ExprPtr st(std::string id) { return name(std::move(id), ExprContext::Store); }
-ExprPtr num(std::int64_t v) { return integer(v); }
-ExprPtr txt(std::string v) { return string(std::move(v)); }
-template <class... S>
-StmtList body(S... stmts) {
-  return StmtList{std::move(stmts)...};
-}
+using testing::body, testing::exprs, testing::n, testing::num, testing::st, testing::txt;
 ObjectRef int_object(std::int64_t v) { return make_object(IntValue{v, {}, v < 0}); }
-template <class... E>
-ExprList exprs(E... e) {
-  return ExprList{std::move(e)...};
-}
 
 #define UNPARSE_EXPR(source, expected, ...) \
   EXPECT_EQ(unparse_expr(*(__VA_ARGS__)), strip(expected)) << "source: " << (source)
@@ -1240,3 +1229,5 @@ TEST(UnparseDropping, NameToRenameAfterADropAsksForAFreshTree) {
   ast::Module renamed{first()};
   EXPECT_EQ(unparse_dropping(renamed), "_lambda_ = 1\ny = _lambda_");
 }
+
+}  // namespace unveil::ast
