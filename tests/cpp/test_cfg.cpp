@@ -25,6 +25,7 @@
 #include "cfg/graph.h"
 #include "cfg/loops.h"
 #include "decode/decode.h"
+#include "fixtures.h"
 #include "read/marshal.h"
 #include "read/pyc.h"
 #include "support/error.h"
@@ -34,11 +35,7 @@ namespace {
 
 const std::string kFixtures = std::string(UNVEIL_FIXTURES_DIR) + "/cfg/";
 
-std::vector<std::uint8_t> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in) << "cannot open " << path;
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using testing::read_fixture;
 
 // ---------------------------------------------------------------------------
 // Expectations file (format in tools/make_cfg_fixtures.py).
@@ -287,7 +284,7 @@ class CfgVersions : public ::testing::TestWithParam<int> {};
 TEST_P(CfgVersions, MatchesDis) {
   const int minor = GetParam();
   const std::string tag = "3" + std::to_string(minor);
-  const auto bytes = read_bytes(kFixtures + "cfg_" + tag + ".pyc");
+  const auto bytes = read_fixture(kFixtures + "cfg_" + tag + ".pyc");
   const PycFile pyc = read_pyc(bytes);
   ASSERT_EQ(pyc.header.version->minor, minor);
   std::vector<std::shared_ptr<const CodeObject>> codes;
@@ -913,7 +910,7 @@ TEST(CfgBadInput, RandomCodeNeverCrashes) {
 
 // The hand-assembled 3.14 fixture (no 3.14 interpreter here) builds too.
 TEST(CfgPy314, TryExceptFixture) {
-  const auto bytes = read_bytes(std::string(UNVEIL_FIXTURES_DIR) + "/py314/try_except.pyc");
+  const auto bytes = read_fixture(std::string(UNVEIL_FIXTURES_DIR) + "/py314/try_except.pyc");
   const PycFile pyc = read_pyc(bytes);
   const DecodedCode code = decode(pyc.module->as<CodeValue>()->code, *pyc.header.version);
   const Graph g = build_graph(code);

@@ -6,8 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,6 +14,7 @@
 
 #include "decode/argument.h"
 #include "decode/decode.h"
+#include "fixtures.h"
 #include "read/pyc.h"
 #include "support/error.h"
 
@@ -24,10 +23,7 @@ namespace {
 
 std::vector<std::uint8_t> fixture_bytes(std::string_view name) {
   const std::string path = std::string(UNVEIL_FIXTURES_DIR "/py314/") + std::string(name) + ".pyc";
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in) << "missing fixture " << path
-                  << " (run tools/make_py314_fixtures.py)";
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return testing::read_fixture(path, " (run tools/make_py314_fixtures.py)");
 }
 
 PycFile load(std::string_view name) {
