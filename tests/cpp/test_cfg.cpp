@@ -524,6 +524,25 @@ void emit_tests(Assembler& a, std::initializer_list<TestStep> steps) {
   }
 }
 
+// uses(op): the opcodes of the code, EXTENDED_ARG not counted.
+TEST(CfgSynthetic, UsesListsTheCodesOpcodes) {
+  Assembler a(12);
+  const int out = a.label();
+  a.op("LOAD_FAST", 300);  // an EXTENDED_ARG prefix
+  a.jump("POP_JUMP_IF_FALSE", out);
+  a.op("RETURN_CONST", 0);
+  a.bind(out);
+  a.op("RETURN_CONST", 0);
+  const DecodedCode code = a.decoded();
+  const Graph g = build_graph(code);
+  EXPECT_TRUE(g.uses(Op::LOAD_FAST));
+  EXPECT_TRUE(g.uses(Op::POP_JUMP_IF_FALSE));
+  EXPECT_TRUE(g.uses(Op::RETURN_CONST));
+  EXPECT_FALSE(g.uses(Op::EXTENDED_ARG));
+  EXPECT_FALSE(g.uses(Op::GET_ANEXT));
+  EXPECT_FALSE(g.uses(Op::STORE_FAST));
+}
+
 // entry ─┬─> A ⇄ B <─┬ (two entries into the A/B cycle: neither dominates the other)
 TEST(CfgSynthetic, IrreducibleCycleIsReported) {
   Assembler a(12);
