@@ -1,6 +1,7 @@
 #include "structure/simplify.h"
 
 #include "ast/build.h"
+#include "ast/prefetch.h"
 #include "ast/rewrite.h"
 #include "emit/unparse.h"
 #include "lift/lifter.h"
@@ -351,6 +352,7 @@ struct Simplifier {
           if (owned && out) (*owned)[k].reset();
         }
       } let_go{owned, out, k};
+      ast::prefetch_next(stmts, k);  // (a big function's tree is walked from memory: ast/prefetch.h)
       const StmtPtr& s = stmts[k];
       // `if c: return` + `else: rest` is `if c: return` then `rest` (same bytecode).
       // (An assert has no else: the rest goes after it even when it is an if.)
