@@ -26,6 +26,14 @@ constexpr std::size_t kOpnameWidth = 20;  // dis._OPNAME_WIDTH
 constexpr std::size_t kOpargWidth = 5;    // dis._OPARG_WIDTH
 constexpr std::string_view kNoLineno = "  --";  // 3.13+ dis._NO_LINENO
 
+// `L<n>`, a jump target's label as 3.13's dis names it. (Appended, not
+// `"L" + ...`: GCC 12 warns falsely on that at -O3, -Wrestrict.)
+std::string label_text(int n) {
+  std::string text = "L";
+  text += std::to_string(n);
+  return text;
+}
+
 std::string rjust(std::string_view text, std::size_t width) {
   std::string out;
   if (text.size() < width) out.assign(width - text.size(), ' ');
@@ -199,7 +207,7 @@ class Listing {
     const auto label = may_start_line ? labels_.find(offset) : labels_.end();
     if (labels_style_) {
       fields.push_back(label != labels_.end()
-                           ? rjust("L" + std::to_string(label->second) + ":", label_width_)
+                           ? rjust(label_text(label->second) + ":", label_width_)
                            : std::string(label_width_, ' '));
       fields.push_back(rjust(std::to_string(offset), offset_width_) + "  ");
       fields.push_back("   ");  // the "-->" current-instruction column
@@ -259,9 +267,8 @@ class Listing {
     for (const ExceptionTableEntry& e : code_.exception_table) {
       std::string line = "  ";
       if (labels_style_) {
-        line += "L" + std::to_string(labels_.at(e.start)) + " to L" +
-                std::to_string(labels_.at(e.end + 2)) + " -> L" +
-                std::to_string(labels_.at(e.target));
+        line += label_text(labels_.at(e.start)) + " to " + label_text(labels_.at(e.end + 2)) + " -> " +
+                label_text(labels_.at(e.target));
       } else {
         line += std::to_string(e.start) + " to " + std::to_string(e.end) + " -> " +
                 std::to_string(e.target);
