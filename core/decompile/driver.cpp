@@ -259,8 +259,8 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
       std::set<std::string> globals = lifter.globals();
       // A name read as a global that an enclosing function binds was declared
       // `global` here: without that, it would be the enclosing function's.
-      // (Only when a function around binds names: a big function's
-      // instructions have left the cache by now, a miss per two of them.)
+      // (Only when a function around binds names: the scan rereads every
+      // instruction, megabytes of them in a big function.)
       if (enclosing_function_binds_names())
         for (const Instruction& ins : decoded.instructions)
           if (ins.info && ins.op() == Op::LOAD_GLOBAL)
@@ -273,8 +273,8 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
       // count: the declaration keeps it free should that closure fall back.
       // Not a type parameter, whose nonlocal declaration is a SyntaxError.)
       // (Views of the code's own name table, which outlives this scope.)
-      // (Only a function with free variables reads its instructions again: by
-      // now a big function's have left the cache, a miss per two of them.)
+      // (Only a function with free variables reads its instructions again:
+      // megabytes of them in a big function.)
       std::set<std::string_view> touched;
       if (!code->freevars.empty())
         for (const Instruction& ins : decoded.instructions)
