@@ -148,20 +148,9 @@ StmtList Driver::tidy_structured(StmtList stmts, BodyKind kind) const {
 }
 
 bool Driver::bound_in_enclosing_function(std::string_view name) const {
-  // scopes_.back() is the function itself; class bodies around it bind nothing it sees.
-  for (std::size_t k = 0; k + 1 < scopes_.size(); ++k) {
-    const CodeObject& scope = *scopes_[k];
-    if (!(scope.flags & kCoOptimized)) continue;
-    if (std::find(scope.localsplusnames.begin(), scope.localsplusnames.end(), name) != scope.localsplusnames.end())
-      return true;
-  }
-  return false;
-}
-
-bool Driver::enclosing_function_binds_names() const {
-  for (std::size_t k = 0; k + 1 < scopes_.size(); ++k)
-    if ((scopes_[k]->flags & kCoOptimized) && !scopes_[k]->localsplusnames.empty()) return true;
-  return false;
+  return any_enclosing_function([&](const CodeObject& scope) {
+    return std::find(scope.localsplusnames.begin(), scope.localsplusnames.end(), name) != scope.localsplusnames.end();
+  });
 }
 
 StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, BodyKind kind) {
@@ -261,7 +250,7 @@ StmtList Driver::body_uncached(const std::shared_ptr<const CodeObject>& code, Bo
       // `global` here: without that, it would be the enclosing function's.
       // (Only when a function around binds names: the scan rereads every
       // instruction, megabytes of them in a big function.)
-      if (enclosing_function_binds_names())
+      if (any_enclosing_function([](const CodeObject& scope) { return !scope.localsplusnames.empty(); }))
         for (const Instruction& ins : decoded.instructions)
           if (ins.info && ins.op() == Op::LOAD_GLOBAL)
             if (std::string_view n = resolve_argument(decoded, ins).text; bound_in_enclosing_function(n))

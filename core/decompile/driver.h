@@ -45,9 +45,14 @@ class Driver : public lift::Definer {
   std::vector<std::string> stored_self_attributes(const std::shared_ptr<const CodeObject>& code) const;
   ast::StmtList body_uncached(const std::shared_ptr<const CodeObject>& code, BodyKind kind);
   bool bound_in_enclosing_function(std::string_view name) const;
-  // Whether any function around the one being decompiled binds a name (else
-  // bound_in_enclosing_function is false for every name).
-  bool enclosing_function_binds_names() const;
+  // Whether pred(scope) holds for a function around the one being decompiled
+  // (scopes_.back() is that function; class bodies around it bind nothing it sees).
+  template <class Pred>
+  bool any_enclosing_function(Pred&& pred) const {
+    for (std::size_t k = 0; k + 1 < scopes_.size(); ++k)
+      if ((scopes_[k]->flags & kCoOptimized) && pred(*scopes_[k])) return true;
+    return false;
+  }
   ast::StmtList tidy_structured(ast::StmtList stmts, BodyKind kind) const;
   lift::Item generic_definition(const lift::FunctionValue& wrapper, const ast::ExprList& args);
   lift::Item generic_fallback(const lift::FunctionValue& wrapper, const std::string& reason);
