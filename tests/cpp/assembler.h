@@ -15,6 +15,7 @@
 #include "decode/decode.h"
 #include "opcodes/version.h"
 #include "read/code_object.h"
+#include "versions.h"
 
 namespace unveil::testing {
 
@@ -99,9 +100,7 @@ class Assembler {
   };
 
   std::uint8_t opcode(const std::string& name) const {
-    for (int i = 0; i < 256; ++i) {
-      if (v_.op(static_cast<std::uint8_t>(i)).name == name) return static_cast<std::uint8_t>(i);
-    }
+    if (auto op = testing::find_opcode(v_, name)) return *op;
     ADD_FAILURE() << name << " is not an opcode of 3." << v_.minor;
     return 0;
   }

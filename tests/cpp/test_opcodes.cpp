@@ -15,10 +15,8 @@ using testing::version;
 
 // The opcode named `name`, or -1.
 int opcode_or_minus_one(const VersionTraits& traits, std::string_view name) {
-  for (int op = 0; op < 256; ++op) {
-    if (traits.opcodes[op].name == name) return op;
-  }
-  return -1;
+  const auto op = testing::find_opcode(traits, name);
+  return op ? int{*op} : -1;
 }
 
 const OpcodeInfo& info(int minor, std::string_view name) {

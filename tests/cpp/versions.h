@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -17,11 +18,17 @@ inline const VersionTraits& version(int minor) {
   return *traits;
 }
 
-// The opcode named `name` in `traits`; throws where there is none.
-inline std::uint8_t opcode_of(const VersionTraits& traits, std::string_view name) {
+// The opcode named `name` in `traits`, or nullopt where there is none.
+inline std::optional<std::uint8_t> find_opcode(const VersionTraits& traits, std::string_view name) {
   for (int op = 0; op < 256; ++op) {
     if (traits.opcodes[op].name == name) return static_cast<std::uint8_t>(op);
   }
+  return std::nullopt;
+}
+
+// The opcode named `name` in `traits`; throws where there is none.
+inline std::uint8_t opcode_of(const VersionTraits& traits, std::string_view name) {
+  if (auto op = find_opcode(traits, name)) return *op;
   throw std::runtime_error("3." + std::to_string(traits.minor) + " has no " + std::string(name));
 }
 
